@@ -1,0 +1,132 @@
+// Partner API keys: `key_` + 48 hex, stored only as SHA-256, shown once at issuance.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import * as apiKeys from '../store/api-keys.js'
+import * as leagues from '../store/leagues.js'
+import * as users from '../store/users.js'
+import { APP_CALLER, RESERVED_SOURCE, type PartnerCaller } from './caller.js'
+import { newId, nowIso } from './clock.js'
+import type { Deps } from './deps.js'
+import { MAX_SOURCE_LENGTH } from '../schemas/common.js'
+
+const BEARER = /^Bearer (key_[0-9a-f]{48})$/
+
+export class KeyCommandError extends Error {}
+
+export interface IssuedKey {
+  id: string
+  source: string
+  name: string
+  organizerId: string
+  key: string
+}
+
+export interface KeySummary {
+  id: string
+  source: string
+  name: string
+  organizerId: string
+  createdAt: string
+  revokedAt: string | null
+  grantedLeagueIds: string[]
+}
+
+const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex')
+
+export function validateSource(source: string): void {
+  if (!/^[A-Za-z0-9._-]+$/.test(source) || source.length > MAX_SOURCE_LENGTH) {
+    throw new KeyCommandError(`source must be 1-${MAX_SOURCE_LENGTH} characters of A-Z a-z 0-9 . _ -`)
+  }
+  if (source === RESERVED_SOURCE)
+    throw new KeyCommandError(`source "${RESERVED_SOURCE}" is reserved for the application`)
+}
+
+export async function issueKey(
+  deps: Deps,
+  input: { source: string; name?: string; organizerEmail?: string; organizerExternalId?: string },
+): Promise<IssuedKey> {
+  validateSource(input.source)
+  const key = `key_${randomBytes(24).toString('hex')}`
+  const email = (input.organizerEmail ?? `${input.source}@partners.refdesk.invalid`).trim().toLowerCase()
+  return deps.db.transaction().execute(async (trx) => {
+    const at = nowIso()
+    const fresh = { id: newId(), source: input.source, email, name: email, created_at: at, updated_at: at }
+    const organizer =
+      input.organizerExternalId !== undefined
+        ? await users.upsertUserByExternalId(
+            trx,
+            { ...fresh, external_id: input.organizerExternalId },
+            { email },
+          )
+        : ((await users.findUserByEmail(trx, input.source, email)) ??
+          (await users.insertUser(trx, { ...fresh, external_id: null })))
+    const row = await apiKeys.insertKey(trx, {
+      id: newId(),
+      source: input.source,
+      name: input.name ?? '',
+      key_hash: hashKey(key),
+      organizer_id: organizer.id,
+      created_at: at,
+      revoked_at: null,
+    })
+    return { id: row.id, source: row.source, name: row.name, organizerId: organizer.id, key }
+  })
+}
+
+/** The caller behind an `Authorization` header, or undefined for any missing, malformed, unknown or revoked key. */
+export async function authenticate(
+  deps: Deps,
+  authorization: string | undefined,
+): Promise<PartnerCaller | undefined> {
+  const key = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]
+  if (key === undefined) return undefined
+  const hash = hashKey(key)
+  const row = await apiKeys.findKeyByHash(deps.db, hash)
+  if (!row || row.revoked_at !== null) return undefined
+  if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined
+  return {
+    kind: 'partner',
+    keyId: row.id,
+    source: row.source,
+    organizerId: row.organizer_id,
+    grantedLeagueIds: await apiKeys.grantedLeagueIds(deps.db, row.id),
+  }
+}
+
+export async function listKeys(deps: Deps): Promise<KeySummary[]> {
+  const [rows, grants] = await Promise.all([apiKeys.listKeys(deps.db), apiKeys.listGrants(deps.db)])
+  return rows.map((r) => ({
+    id: r.id,
+    source: r.source,
+    name: r.name,
+    organizerId: r.organizer_id,
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
+    grantedLeagueIds: grants.filter((g) => g.key_id === r.id).map((g) => g.league_id),
+  }))
+}
+
+async function requireKey(deps: Deps, keyId: string) {
+  const row = await apiKeys.findKey(deps.db, keyId)
+  if (!row) throw new KeyCommandError(`no key ${keyId}`)
+  return row
+}
+
+export async function revokeKey(deps: Deps, keyId: string): Promise<void> {
+  await requireKey(deps, keyId)
+  await apiKeys.revokeKey(deps.db, keyId, nowIso())
+}
+
+export async function grantLeague(deps: Deps, keyId: string, leagueId: string): Promise<void> {
+  await requireKey(deps, keyId)
+  if (!(await leagues.findLeagueInScope(deps.db, APP_CALLER, leagueId))) {
+    throw new KeyCommandError(`no league ${leagueId}`)
+  }
+  await apiKeys.insertGrant(deps.db, keyId, leagueId, nowIso())
+}
+
+export async function ungrantLeague(deps: Deps, keyId: string, leagueId: string): Promise<void> {
+  await requireKey(deps, keyId)
+  if (!(await apiKeys.deleteGrant(deps.db, keyId, leagueId))) {
+    throw new KeyCommandError(`key ${keyId} has no grant on league ${leagueId}`)
+  }
+}

@@ -1,0 +1,89 @@
+// The one catalog of error codes. HTTP statuses, OpenAPI error responses, MCP errors and CLI exits all
+// come from here, so a code can never be answered with two different statuses.
+
+export const ERROR_STATUS = {
+  unauthorized: 401,
+
+  invalid_json: 400,
+  body_too_large: 400,
+  name_required: 400,
+  source_reserved: 400,
+  source_mismatch: 400,
+  no_games: 400,
+  too_many_games: 400,
+  invalid_startsAt: 400,
+  status_not_updatable: 400,
+  externalId_required: 400,
+  positionId_required: 400,
+  https_url_required: 400,
+  unknown_event: 400,
+  create_failed: 400,
+  invalid_source: 400,
+  invalid_externalId: 400,
+  invalid_name: 400,
+  invalid_currency: 400,
+  invalid_sport: 400,
+  invalid_location: 400,
+  invalid_label: 400,
+  invalid_payDollars: 400,
+  invalid_latitude: 400,
+  invalid_longitude: 400,
+  invalid_email: 400,
+  invalid_userId: 400,
+  invalid_positionId: 400,
+
+  not_found: 404,
+  league_not_found: 404,
+  game_not_found: 404,
+  official_not_found: 404,
+  position_not_found: 404,
+  not_a_member: 404,
+  endpoint_not_found: 404,
+  payment_not_found: 404,
+
+  user_is_organizer: 409,
+  not_an_official: 409,
+  not_a_league_official: 409,
+  no_open_position: 409,
+  position_not_open: 409,
+  position_taken: 409,
+  position_not_claimed: 409,
+  external_id_conflict: 409,
+  game_not_claimed: 409,
+  game_not_completed: 409,
+  payment_not_offline: 409,
+  payment_not_platform: 409,
+  payment_not_pending: 409,
+  payment_not_chargeable: 409,
+} as const satisfies Record<string, 400 | 401 | 404 | 409>
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode]
+
+/** Codes that carry a `:<value>` suffix on the wire. */
+export const SUFFIXED_CODES = ['invalid_startsAt', 'unknown_event'] as const satisfies readonly ErrorCode[]
+
+export class ApiError extends Error {
+  readonly status: ErrorStatus
+  constructor(
+    readonly code: ErrorCode,
+    readonly suffix?: string,
+  ) {
+    super(suffix === undefined ? code : `${code}:${suffix}`)
+    this.name = 'ApiError'
+    this.status = ERROR_STATUS[code]
+  }
+
+  /** The wire body: exactly `{"error":"<code>"}` or `{"error":"<code>:<suffix>"}`. */
+  get body(): { error: string } {
+    return { error: this.message }
+  }
+}
+
+export function fail(code: ErrorCode, suffix?: string): never {
+  throw new ApiError(code, suffix)
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_STATUS, value)
+}

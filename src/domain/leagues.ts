@@ -1,0 +1,96 @@
+// Leagues: create/upsert, read with their games and officials, patch. No league change emits an event.
+import type {
+  League,
+  LeagueDetail,
+  LeagueListItem,
+  UpdateLeagueInput,
+  UpsertLeagueInput,
+} from '../schemas/leagues.js'
+import * as games from '../store/games.js'
+import * as leagues from '../store/leagues.js'
+import * as memberships from '../store/memberships.js'
+import type { LeagueRow } from '../store/tables.js'
+import type { Kysely } from 'kysely'
+import type { Db } from '../store/tables.js'
+import { checkSource, writeSource, type Caller, type PartnerCaller } from './caller.js'
+import { newId, nowIso } from './clock.js'
+import type { Deps } from './deps.js'
+import { fail } from './errors.js'
+import { loadGames, toLeague, toOfficial } from './views.js'
+
+export async function requireLeague(db: Kysely<Db>, caller: Caller, leagueId: string): Promise<LeagueRow> {
+  return (await leagues.findLeagueInScope(db, caller, leagueId)) ?? fail('league_not_found')
+}
+
+export async function listLeagues(deps: Deps, caller: Caller): Promise<LeagueListItem[]> {
+  const rows = await leagues.listLeaguesInScope(deps.db, caller)
+  return rows.map((r) => ({ ...toLeague(r), gameCount: r.game_count, memberCount: r.member_count }))
+}
+
+/** Plain create without `externalId`; upsert on (source, externalId) with it. New leagues get the key's organizer. */
+export async function upsertLeague(
+  deps: Deps,
+  caller: PartnerCaller,
+  input: UpsertLeagueInput,
+): Promise<League> {
+  checkSource(caller, input.source)
+  return deps.db.transaction().execute(async (trx) => {
+    const at = nowIso()
+    const row = {
+      id: newId(),
+      source: writeSource(caller),
+      external_id: input.externalId ?? null,
+      name: input.name,
+      payment_mode: input.paymentMode ?? 'offline',
+      currency: input.currency ?? 'usd',
+      organizer_id: caller.organizerId,
+      created_at: at,
+      updated_at: at,
+    }
+    const league =
+      row.external_id === null ? await leagues.insertLeague(trx, row) : await leagues.upsertLeague(trx, row)
+    if (league.id === row.id) {
+      await memberships.insertMembership(trx, {
+        id: newId(),
+        league_id: league.id,
+        user_id: league.organizer_id,
+        role: 'organizer',
+        status: 'approved',
+        created_at: at,
+        updated_at: at,
+      })
+    }
+    return toLeague(league)
+  })
+}
+
+export async function getLeague(deps: Deps, caller: Caller, leagueId: string): Promise<LeagueDetail> {
+  const league = await requireLeague(deps.db, caller, leagueId)
+  const [gameRows, officials] = await Promise.all([
+    games.listGames(deps.db, league.id),
+    memberships.listOfficials(deps.db, league.id),
+  ])
+  return {
+    ...toLeague(league),
+    games: await loadGames(deps.db, gameRows),
+    officials: officials.map(toOfficial),
+  }
+}
+
+export async function updateLeague(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+  input: UpdateLeagueInput,
+): Promise<League> {
+  return deps.db.transaction().execute(async (trx) => {
+    const league = await requireLeague(trx, caller, leagueId)
+    const changes = {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.paymentMode !== undefined && { payment_mode: input.paymentMode }),
+      ...(input.currency !== undefined && { currency: input.currency }),
+    }
+    if (Object.keys(changes).length === 0) return toLeague(league)
+    return toLeague(await leagues.updateLeague(trx, league.id, { ...changes, updated_at: nowIso() }))
+  })
+}

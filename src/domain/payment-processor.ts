@@ -1,0 +1,36 @@
+// The seam where a real payment processor plugs in (see docs/payments.md). `charge` is called with the
+// payment id as idempotency key, outside any transaction, after the payment was marked `processing`.
+
+export type ChargeOutcome =
+  | { status: 'paid' }
+  | { status: 'requires_card' }
+  | { status: 'failed'; failureCode: string; failureMessage: string }
+
+export interface ChargeRequest {
+  paymentId: string
+  amountCents: number
+  currency: string
+  officialId: string
+}
+
+export interface PaymentProcessor {
+  charge(request: ChargeRequest): Promise<ChargeOutcome>
+}
+
+export type SimulatedOutcome = ChargeOutcome['status']
+
+/** Built-in processor: settles every charge with the outcome it was told, no money moves. */
+export function simulatedProcessor(outcome: SimulatedOutcome = 'paid'): PaymentProcessor {
+  return {
+    async charge() {
+      if (outcome === 'failed') {
+        return {
+          status: 'failed',
+          failureCode: 'card_declined',
+          failureMessage: 'The card was declined (simulated).',
+        }
+      }
+      return { status: outcome }
+    },
+  }
+}

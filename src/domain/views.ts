@@ -1,0 +1,125 @@
+// Rows → the spec's shapes. Every response and every event payload is built here, so REST, events and
+// MCP render a resource identically.
+import type { Kysely } from 'kysely'
+import { dollars } from '../schemas/common.js'
+import type { Game, GameDetail, GameSummary, Position, PositionDetail } from '../schemas/games.js'
+import type { League } from '../schemas/leagues.js'
+import type { ClaimOfficial, Official } from '../schemas/officials.js'
+import type { Payment } from '../schemas/payments.js'
+import type { OfficialRow } from '../store/memberships.js'
+import { claimsAndPayments, listPositions, type ClaimWithUser } from '../store/positions.js'
+import type { Db, GameRow, LeagueRow, PaymentRow, PositionRow } from '../store/tables.js'
+
+export function toLeague(row: LeagueRow): League {
+  return {
+    id: row.id,
+    name: row.name,
+    paymentMode: row.payment_mode,
+    currency: row.currency,
+    source: row.source,
+    externalId: row.external_id,
+    createdAt: row.created_at,
+  }
+}
+
+export function toGameSummary(row: GameRow): GameSummary {
+  return {
+    id: row.id,
+    leagueId: row.league_id,
+    sport: row.sport,
+    startsAt: row.starts_at,
+    location: row.location,
+    status: row.status,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    source: row.source,
+    externalId: row.external_id,
+  }
+}
+
+export function toPosition(row: PositionRow): Position {
+  return {
+    id: row.id,
+    label: row.label,
+    payCents: row.pay_cents,
+    payDollars: dollars(row.pay_cents),
+    status: row.status,
+  }
+}
+
+export function toClaimOfficial(claim: ClaimWithUser): ClaimOfficial {
+  return { id: claim.user.id, name: claim.user.name, email: claim.user.email, claimStatus: 'confirmed' }
+}
+
+export function toPayment(row: PaymentRow): Payment {
+  return {
+    id: row.id,
+    positionId: row.position_id,
+    officialId: row.official_id,
+    amountCents: row.amount_cents,
+    amountDollars: dollars(row.amount_cents),
+    currency: row.currency,
+    mode: row.mode,
+    status: row.status,
+    paidAt: row.paid_at,
+    failureCode: row.failure_code,
+    failureMessage: row.failure_message,
+    createdAt: row.created_at,
+  }
+}
+
+export function toOfficial(row: OfficialRow): Official {
+  return {
+    userId: row.user_id,
+    leagueId: row.league_id,
+    status: row.status,
+    name: row.name,
+    email: row.email,
+    externalId: row.external_id,
+    source: row.source,
+    createdAt: row.created_at,
+  }
+}
+
+/** Games with their positions (no official, no payment), in the order given. */
+export async function loadGames(db: Kysely<Db>, games: readonly GameRow[]): Promise<Game[]> {
+  const positions = groupBy(
+    await listPositions(
+      db,
+      games.map((g) => g.id),
+    ),
+    (p) => p.game_id,
+  )
+  return games.map((g) => ({ ...toGameSummary(g), positions: (positions.get(g.id) ?? []).map(toPosition) }))
+}
+
+export async function loadGameDetail(db: Kysely<Db>, game: GameRow): Promise<GameDetail> {
+  const positions = await listPositions(db, [game.id])
+  const { claims, payments } = await claimsAndPayments(
+    db,
+    positions.map((p) => p.id),
+  )
+  return {
+    ...toGameSummary(game),
+    positions: positions.map((p): PositionDetail => {
+      const claim = claims.get(p.id)
+      const payment = payments.get(p.id)
+      return {
+        ...toPosition(p),
+        official: claim ? toClaimOfficial(claim) : null,
+        payment: payment ? toPayment(payment) : null,
+      }
+    }),
+  }
+}
+
+export function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>()
+  for (const item of items) {
+    const k = key(item)
+    const group = groups.get(k)
+    if (group) group.push(item)
+    else groups.set(k, [item])
+  }
+  return groups
+}

@@ -1,0 +1,106 @@
+// Builds the Fastify app (never listens): plumbing at the root, the partner API under /api/v1.
+import { randomUUID } from 'node:crypto'
+import fastifySwagger from '@fastify/swagger'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod'
+import type { Deps } from '../domain/deps.js'
+import { installAuth } from './auth.js'
+import { installErrorHandling } from './errors.js'
+import { assignmentRoutes } from './routes/assignments.js'
+import { gameRoutes } from './routes/games.js'
+import { healthRoutes } from './routes/health.js'
+import { indexRoutes, type EndpointList } from './routes/index.js'
+import { leagueRoutes } from './routes/leagues.js'
+import { officialRoutes } from './routes/officials.js'
+import { paymentRoutes } from './routes/payments.js'
+import { validatorCompiler } from './validation.js'
+
+export const API_PREFIX = '/api/v1'
+export const BODY_LIMIT = 1024 * 1024
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+export interface ServerOptions {
+  deps: Deps
+  /** Resolves when the database answers; backs GET /readyz. */
+  ping: () => Promise<void>
+  logger?: FastifyServerOptions['logger']
+}
+
+export type App = FastifyInstance
+
+export async function buildServer(options: ServerOptions): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    // A caller's own Request-Id is kept when it is a sane token, so partners can correlate their logs.
+    genReqId: (req) => {
+      const given = req.headers['request-id']
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`
+    },
+    routerOptions: { maxParamLength: 200 },
+    return503OnClosing: false,
+  }).withTypeProvider<ZodTypeProvider>()
+
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  installErrorHandling(app)
+  installJsonParser(app)
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('request-id', request.id)
+  })
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'RefDesk Partner API',
+        version: 'v1',
+        description: 'Sports-officiating scheduling: leagues, games, officials, assignments and payouts.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'key_<48 hex>' } },
+      },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  })
+
+  await app.register(healthRoutes, { ping: options.ping })
+  await app.register(
+    async (v1) => {
+      const endpoints: EndpointList = []
+      v1.addHook('onRoute', (route) => {
+        const methods = [route.method].flat().filter((m) => m !== 'HEAD')
+        if (route.schema?.operationId && route.config?.public !== true) {
+          for (const method of methods)
+            endpoints.push(`${method} ${route.url.slice(API_PREFIX.length) || '/'}`)
+        }
+      })
+      installAuth(v1, options.deps)
+      v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
+      await v1.register(indexRoutes, { endpoints })
+      for (const routes of [leagueRoutes, gameRoutes, officialRoutes, assignmentRoutes, paymentRoutes]) {
+        await v1.register(routes, { deps: options.deps })
+      }
+    },
+    { prefix: API_PREFIX },
+  )
+  return app
+}
+
+// An empty body parses to `undefined` (a DELETE with a JSON content type is fine; a body endpoint answers
+// invalid_json); `__proto__` and `constructor.prototype` keys are dropped rather than rejected.
+function installJsonParser(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('remove', 'remove')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
+    if (body === '') return done(null, undefined)
+    parse(request, body, done)
+  })
+}

@@ -1,0 +1,56 @@
+// Shared building blocks. Input fields carry their error code as the zod message, so the validator turns
+// the first issue straight into the spec's `{"error":"<code>"}`.
+import { z } from 'zod'
+
+export const MAX_SOURCE_LENGTH = 40
+export const MAX_PAY_DOLLARS = 1_000_000
+
+export const Id = z.string().meta({ description: 'cuid2 identifier', example: 'tz4a98xxat96iws9zmbrgj3a' })
+export const DateTime = z.string().meta({ format: 'date-time', example: '2026-05-01T18:00:00.000Z' })
+
+/** A string field whose wrong type answers `invalid_<name>`. */
+export const text = (name: string) => z.string({ error: `invalid_${name}` })
+
+export const SourceInput = z
+  .string({ error: 'invalid_source' })
+  .max(MAX_SOURCE_LENGTH, { error: 'invalid_source' })
+  .meta({
+    description: 'Omit, or echo your key’s own source. `app` → source_reserved; any other → source_mismatch.',
+  })
+
+export const ExternalIdInput = z
+  .string({ error: 'invalid_externalId' })
+  .min(1, { error: 'invalid_externalId' })
+  .meta({ description: 'Your stable id; makes the write an upsert on (source, externalId).' })
+
+/** Rounded to the nearest cent, negatives clamp to 0. */
+export const PayDollarsInput = z
+  .number({ error: 'invalid_payDollars' })
+  .max(MAX_PAY_DOLLARS, { error: 'invalid_payDollars' })
+  .transform((dollars) => Math.max(0, Math.round(dollars * 100)))
+  .meta({ description: `Dollars; rounded to the cent, negatives clamp to 0, at most ${MAX_PAY_DOLLARS}.` })
+
+export const Currency = z
+  .string({ error: 'invalid_currency' })
+  .regex(/^[A-Za-z]{3}$/, { error: 'invalid_currency' })
+  .transform((c) => c.toLowerCase())
+  .meta({ description: 'ISO 4217 code, stored lowercase', example: 'usd' })
+
+/** `paymentMode`: anything other than `platform` silently becomes `offline`, never an error. */
+export const PaymentModeInput = z
+  .unknown()
+  .transform((mode): 'offline' | 'platform' => (mode === 'platform' ? 'platform' : 'offline'))
+  .meta({
+    type: 'string',
+    enum: ['offline', 'platform'],
+    description: 'Anything other than `platform` becomes `offline`.',
+  })
+
+export const PaymentMode = z.enum(['offline', 'platform'])
+export const Status = z.enum(['open', 'claimed', 'completed', 'cancelled'])
+
+export const dollars = (cents: number): number => cents / 100
+
+export const ErrorBody = z.object({ error: z.string() })
+
+export const DataEnvelope = <T extends z.ZodType>(data: T) => z.object({ data })

@@ -1,0 +1,159 @@
+import { z } from 'zod'
+import { DateTime, ExternalIdInput, Id, PayDollarsInput, SourceInput, Status, text } from './common.js'
+import { ClaimOfficial } from './officials.js'
+import { Payment } from './payments.js'
+
+export const MAX_GAMES_PER_BATCH = 500
+const MAX_ECHOED_VALUE = 200
+
+function echo(value: unknown): string {
+  const shown = typeof value === 'string' ? value : value === undefined ? '' : (JSON.stringify(value) ?? '')
+  return shown.slice(0, MAX_ECHOED_VALUE)
+}
+
+/** Lenient ISO 8601 parsing; the stored form is always `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0000–9999). */
+export function parseStartsAt(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined
+  const date = new Date(value)
+  const year = date.getUTCFullYear()
+  return Number.isNaN(date.getTime()) || year < 0 || year > 9999 ? undefined : date.toISOString()
+}
+
+export const StartsAtInput = z
+  .unknown()
+  .transform((value, ctx) => {
+    const iso = parseStartsAt(value)
+    if (iso === undefined) {
+      ctx.addIssue({ code: 'custom', message: `invalid_startsAt:${echo(value)}`, input: value })
+      return z.NEVER
+    }
+    return iso
+  })
+  .meta({
+    type: 'string',
+    format: 'date-time',
+    description: 'ISO 8601; UTC with an explicit offset advised.',
+  })
+
+const Coordinate = (name: 'latitude' | 'longitude', bound: number) =>
+  z
+    .number({ error: `invalid_${name}` })
+    .min(-bound, { error: `invalid_${name}` })
+    .max(bound, { error: `invalid_${name}` })
+    .nullable()
+
+export const Position = z
+  .object({
+    id: Id,
+    label: z.string(),
+    payCents: z.number().int(),
+    payDollars: z.number(),
+    status: Status,
+  })
+  .meta({ id: 'Position' })
+
+export const PositionDetail = Position.extend({
+  official: ClaimOfficial.nullable(),
+  payment: Payment.nullable(),
+}).meta({ id: 'PositionDetail' })
+
+const gameFields = {
+  id: Id,
+  leagueId: Id,
+  sport: z.string(),
+  startsAt: DateTime,
+  location: z.string(),
+  status: Status,
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  source: z.string(),
+  externalId: z.string().nullable(),
+}
+
+export const GameSummary = z.object(gameFields).meta({ id: 'GameSummary' })
+export const Game = z.object({ ...gameFields, positions: z.array(Position) }).meta({ id: 'Game' })
+export const GameDetail = z
+  .object({ ...gameFields, positions: z.array(PositionDetail) })
+  .meta({ id: 'GameDetail' })
+
+export const GameItemInput = z.object({
+  startsAt: StartsAtInput,
+  sport: text('sport').default(''),
+  location: text('location').default(''),
+  label: text('label').default('Official'),
+  payDollars: PayDollarsInput.default(0),
+  latitude: Coordinate('latitude', 90).optional(),
+  longitude: Coordinate('longitude', 180).optional(),
+  externalId: ExternalIdInput.optional(),
+})
+
+export const UpsertGamesBody = z.object({
+  source: SourceInput.optional(),
+  games: z
+    .array(GameItemInput, { error: 'no_games' })
+    .min(1, { error: 'no_games' })
+    .max(MAX_GAMES_PER_BATCH, { error: 'too_many_games' }),
+})
+
+/**
+ * What the route validates up front: the envelope only. Items are parsed one by one, in order, by the
+ * service, because a bad item must not undo the valid items before it.
+ */
+export const UpsertGamesEnvelope = UpsertGamesBody.extend({
+  games: z
+    .array(z.unknown(), { error: 'no_games' })
+    .min(1, { error: 'no_games' })
+    .max(MAX_GAMES_PER_BATCH, { error: 'too_many_games' }),
+})
+
+export const UpdateGameBody = z.object({
+  status: z
+    .unknown()
+    .refine((s) => s === undefined, { error: 'status_not_updatable' })
+    .optional()
+    .meta({ description: 'Refused: supplying it answers status_not_updatable and applies nothing.' }),
+  sport: text('sport').optional(),
+  startsAt: StartsAtInput.optional(),
+  location: text('location').optional(),
+})
+
+export const GameParams = z.object({ gameId: z.string() })
+
+export const AssignBody = z.object({
+  userId: text('userId').optional().meta({ description: 'Takes precedence over externalId.' }),
+  externalId: ExternalIdInput.optional(),
+  source: SourceInput.optional(),
+  positionId: text('positionId').optional().meta({ description: 'Default: the first open position.' }),
+})
+
+export const UnassignQuery = z.object({
+  positionId: z
+    .string({ error: 'positionId_required' })
+    .min(1, { error: 'positionId_required' })
+    .optional()
+    .meta({ description: 'Required.' }),
+})
+
+export const Assignment = z
+  .object({
+    positionId: Id,
+    gameId: Id,
+    label: z.string(),
+    payCents: z.number().int(),
+    payDollars: z.number(),
+    status: Status,
+    game: GameSummary,
+    official: ClaimOfficial,
+    payment: Payment.nullable(),
+  })
+  .meta({ id: 'Assignment' })
+
+export type Position = z.infer<typeof Position>
+export type PositionDetail = z.infer<typeof PositionDetail>
+export type GameSummary = z.infer<typeof GameSummary>
+export type Game = z.infer<typeof Game>
+export type GameDetail = z.infer<typeof GameDetail>
+export type GameItem = z.output<typeof GameItemInput>
+export type UpdateGameInput = z.output<typeof UpdateGameBody>
+export type AssignInput = z.output<typeof AssignBody>
+export type Assignment = z.infer<typeof Assignment>

@@ -1,0 +1,57 @@
+import { z } from 'zod'
+import { DateTime, Id, SourceInput, text } from './common.js'
+
+export const MembershipStatus = z.enum(['pending', 'approved', 'denied'])
+
+export const Official = z
+  .object({
+    userId: Id,
+    leagueId: Id,
+    status: MembershipStatus,
+    name: z.string(),
+    email: z.string(),
+    externalId: z.string().nullable(),
+    source: z.string(),
+    createdAt: DateTime,
+  })
+  .meta({ id: 'Official' })
+
+/** The claim view embedded in positions, assignments and events. `id` is the user id. */
+export const ClaimOfficial = z
+  .object({
+    id: Id,
+    name: z.string(),
+    email: z.string(),
+    claimStatus: z.literal('confirmed'),
+  })
+  .meta({ id: 'ClaimOfficial' })
+
+export const UpsertOfficialBody = z.object({
+  externalId: z
+    .string({ error: (issue) => (issue.input === undefined ? 'externalId_required' : 'invalid_externalId') })
+    .min(1, { error: 'externalId_required' }),
+  source: SourceInput.optional(),
+  email: text('email')
+    .trim()
+    .toLowerCase()
+    .optional()
+    .meta({
+      description: 'Trimmed and lowercased; a placeholder is synthesized for a new user without one.',
+    }),
+  name: text('name').optional(),
+  status: z
+    .unknown()
+    .transform((s): 'pending' | 'approved' => (s === 'pending' ? 'pending' : 'approved'))
+    .optional()
+    .meta({
+      type: 'string',
+      enum: ['approved', 'pending'],
+      description: 'Only `pending` is honored; anything else → approved.',
+    }),
+})
+
+export const OfficialParams = z.object({ leagueId: z.string(), userId: z.string() })
+
+export type Official = z.infer<typeof Official>
+export type ClaimOfficial = z.infer<typeof ClaimOfficial>
+export type UpsertOfficialInput = z.output<typeof UpsertOfficialBody>

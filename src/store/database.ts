@@ -1,0 +1,90 @@
+// openDatabase(url): one Kysely handle over embedded SQLite (`file:PATH`) or PostgreSQL (`postgres://…`).
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely'
+import type { DatabaseConnection } from 'kysely'
+import pg from 'pg'
+import { migrationProvider } from './migrations/index.js'
+import type { Db } from './tables.js'
+
+export type DialectName = 'sqlite' | 'postgres'
+
+export interface Database {
+  readonly db: Kysely<Db>
+  readonly dialect: DialectName
+  migrate(): Promise<void>
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+// Writing transactions take SQLite's write lock at BEGIN, so `serve`, `worker` and `refdesk app` sharing
+// one file fail fast into busy_timeout instead of deadlocking on a read-to-write upgrade.
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly database: SQLite.Database) {
+    super({ database })
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver({ database: this.database })
+  }
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url)
+}
+
+export function sqlitePath(url: string): string {
+  return url.startsWith('file:') ? url.slice('file:'.length) : url
+}
+
+export function openDatabase(url: string): Database {
+  return isPostgresUrl(url) ? openPostgres(url) : openSqlite(sqlitePath(url))
+}
+
+function openSqlite(path: string): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const sqlite = new SQLite(path)
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = FULL')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 5000')
+  const db = new Kysely<Db>({ dialect: new ImmediateSqliteDialect(sqlite) })
+  return handle(db, 'sqlite')
+}
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // int8 (seq, count(*)) fits a JS number for any realistic table size.
+    types: { getTypeParser: (oid, format) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) },
+  })
+  const db = new Kysely<Db>({ dialect: new PostgresDialect({ pool }) })
+  return handle(db, 'postgres')
+}
+
+function handle(db: Kysely<Db>, dialect: DialectName): Database {
+  return {
+    db,
+    dialect,
+    async migrate() {
+      const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest()
+      if (error) {
+        const failed = results?.find((r) => r.status === 'Error')?.migrationName
+        throw new Error(`migration ${failed ?? '(unknown)'} failed`, { cause: error })
+      }
+    },
+    async ping() {
+      await sql`select 1`.execute(db)
+    },
+    async close() {
+      await db.destroy()
+    },
+  }
+}

@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely'
+import type { Caller } from '../domain/caller.js'
+import { leagueInScope } from './scope.js'
+import type { Db, LeagueRow, NewLeague } from './tables.js'
+
+export function findLeagueInScope(
+  db: Kysely<Db>,
+  caller: Caller,
+  id: string,
+): Promise<LeagueRow | undefined> {
+  return db
+    .selectFrom('leagues')
+    .selectAll()
+    .where('id', '=', id)
+    .where(leagueInScope(caller))
+    .executeTakeFirst()
+}
+
+export type LeagueWithCounts = LeagueRow & { game_count: number; member_count: number }
+
+export async function listLeaguesInScope(db: Kysely<Db>, caller: Caller): Promise<LeagueWithCounts[]> {
+  const rows = await db
+    .selectFrom('leagues')
+    .selectAll('leagues')
+    .select((eb) => [
+      eb
+        .selectFrom('games')
+        .select(eb.fn.countAll().as('n'))
+        .whereRef('games.league_id', '=', 'leagues.id')
+        .as('game_count'),
+      eb
+        .selectFrom('memberships')
+        .select(eb.fn.countAll().as('n'))
+        .whereRef('memberships.league_id', '=', 'leagues.id')
+        .as('member_count'),
+    ])
+    .where(leagueInScope(caller))
+    .orderBy('leagues.seq', 'desc')
+    .execute()
+  return rows.map((r) => ({ ...r, game_count: Number(r.game_count), member_count: Number(r.member_count) }))
+}
+
+export function insertLeague(db: Kysely<Db>, row: NewLeague): Promise<LeagueRow> {
+  return db.insertInto('leagues').values(row).returningAll().executeTakeFirstOrThrow()
+}
+
+/** Insert, or rewrite name, paymentMode and currency of the league with the same (source, externalId). */
+export function upsertLeague(db: Kysely<Db>, row: NewLeague): Promise<LeagueRow> {
+  return db
+    .insertInto('leagues')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['source', 'external_id']).doUpdateSet({
+        name: row.name,
+        payment_mode: row.payment_mode,
+        currency: row.currency,
+        updated_at: row.updated_at,
+      }),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+export function updateLeague(
+  db: Kysely<Db>,
+  id: string,
+  changes: Partial<Pick<LeagueRow, 'name' | 'payment_mode' | 'currency' | 'updated_at'>>,
+): Promise<LeagueRow> {
+  return db.updateTable('leagues').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+}
+
+export function findLeague(db: Kysely<Db>, id: string): Promise<LeagueRow | undefined> {
+  return db.selectFrom('leagues').selectAll().where('id', '=', id).executeTakeFirst()
+}

@@ -1,0 +1,75 @@
+import type { Kysely } from 'kysely'
+import type { Db, MembershipRow, MembershipStatus, UserRow } from './tables.js'
+
+export type OfficialRow = MembershipRow & Pick<UserRow, 'name' | 'email' | 'external_id' | 'source'>
+
+const officialColumns = [
+  'memberships.seq',
+  'memberships.id',
+  'memberships.league_id',
+  'memberships.user_id',
+  'memberships.role',
+  'memberships.status',
+  'memberships.created_at',
+  'memberships.updated_at',
+  'users.name',
+  'users.email',
+  'users.external_id',
+  'users.source',
+] as const
+
+/** Memberships with role `official`, any status, oldest first. */
+export function listOfficials(db: Kysely<Db>, leagueId: string): Promise<OfficialRow[]> {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(officialColumns)
+    .where('memberships.league_id', '=', leagueId)
+    .where('memberships.role', '=', 'official')
+    .orderBy('memberships.seq')
+    .execute()
+}
+
+export function findOfficial(
+  db: Kysely<Db>,
+  leagueId: string,
+  userId: string,
+): Promise<OfficialRow | undefined> {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(officialColumns)
+    .where('memberships.league_id', '=', leagueId)
+    .where('memberships.user_id', '=', userId)
+    .executeTakeFirst()
+}
+
+export function findMembership(
+  db: Kysely<Db>,
+  leagueId: string,
+  userId: string,
+): Promise<MembershipRow | undefined> {
+  return db
+    .selectFrom('memberships')
+    .selectAll()
+    .where('league_id', '=', leagueId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst()
+}
+
+export async function insertMembership(db: Kysely<Db>, row: Omit<MembershipRow, 'seq'>): Promise<void> {
+  await db.insertInto('memberships').values(row).execute()
+}
+
+export async function setMembershipStatus(
+  db: Kysely<Db>,
+  id: string,
+  status: MembershipStatus,
+  at: string,
+): Promise<void> {
+  await db.updateTable('memberships').set({ status, updated_at: at }).where('id', '=', id).execute()
+}
+
+export async function deleteMembership(db: Kysely<Db>, id: string): Promise<void> {
+  await db.deleteFrom('memberships').where('id', '=', id).execute()
+}

@@ -1,0 +1,154 @@
+// Row shapes of every table. Row types stay inside store/ and domain/; services map them to schemas.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+export type PositionStatus = 'open' | 'claimed' | 'completed' | 'cancelled'
+export type GameStatus = PositionStatus
+export type MembershipRole = 'organizer' | 'official'
+export type MembershipStatus = 'pending' | 'approved' | 'denied'
+export type PaymentMode = 'offline' | 'platform'
+export type PaymentStatus = 'pending' | 'processing' | 'paid' | 'requires_card' | 'failed'
+
+/** Times are ISO strings `YYYY-MM-DDTHH:MM:SS.sssZ`, so text order is time order on both databases. */
+type Time = string
+
+export interface UsersTable {
+  seq: Generated<number>
+  id: string
+  source: string
+  external_id: string | null
+  email: string
+  name: string
+  created_at: Time
+  updated_at: Time
+}
+
+export interface ApiKeysTable {
+  seq: Generated<number>
+  id: string
+  source: string
+  name: string
+  key_hash: string
+  organizer_id: string
+  created_at: Time
+  revoked_at: Time | null
+}
+
+export interface KeyGrantsTable {
+  key_id: string
+  league_id: string
+  created_at: Time
+}
+
+export interface LeaguesTable {
+  seq: Generated<number>
+  id: string
+  source: string
+  external_id: string | null
+  name: string
+  payment_mode: PaymentMode
+  currency: string
+  organizer_id: string
+  created_at: Time
+  updated_at: Time
+}
+
+export interface MembershipsTable {
+  seq: Generated<number>
+  id: string
+  league_id: string
+  user_id: string
+  role: MembershipRole
+  status: MembershipStatus
+  created_at: Time
+  updated_at: Time
+}
+
+export interface GamesTable {
+  seq: Generated<number>
+  id: string
+  league_id: string
+  source: string
+  external_id: string | null
+  sport: string
+  starts_at: Time
+  location: string
+  latitude: number | null
+  longitude: number | null
+  status: GameStatus
+  created_at: Time
+  updated_at: Time
+}
+
+export interface PositionsTable {
+  seq: Generated<number>
+  id: string
+  game_id: string
+  label: string
+  pay_cents: number
+  status: PositionStatus
+  created_at: Time
+  updated_at: Time
+}
+
+export interface ClaimsTable {
+  seq: Generated<number>
+  id: string
+  position_id: string
+  user_id: string
+  status: 'confirmed'
+  created_at: Time
+}
+
+export interface PaymentsTable {
+  seq: Generated<number>
+  id: string
+  position_id: string
+  official_id: string
+  league_id: string
+  amount_cents: number
+  currency: string
+  mode: PaymentMode
+  status: PaymentStatus
+  paid_at: Time | null
+  failure_code: string | null
+  failure_message: string | null
+  created_at: Time
+  updated_at: Time
+}
+
+export interface OutboxEventsTable {
+  seq: Generated<number>
+  id: string
+  event: string
+  league_id: string
+  /** JSON text of the event's `data`. */
+  data: string
+  created_at: Time
+}
+
+export interface Db {
+  users: UsersTable
+  api_keys: ApiKeysTable
+  key_grants: KeyGrantsTable
+  leagues: LeaguesTable
+  memberships: MembershipsTable
+  games: GamesTable
+  positions: PositionsTable
+  claims: ClaimsTable
+  payments: PaymentsTable
+  outbox_events: OutboxEventsTable
+}
+
+export type UserRow = Selectable<UsersTable>
+export type ApiKeyRow = Selectable<ApiKeysTable>
+export type LeagueRow = Selectable<LeaguesTable>
+export type NewLeague = Insertable<LeaguesTable>
+export type MembershipRow = Selectable<MembershipsTable>
+export type GameRow = Selectable<GamesTable>
+export type NewGame = Insertable<GamesTable>
+export type GameUpdate = Updateable<GamesTable>
+export type PositionRow = Selectable<PositionsTable>
+export type ClaimRow = Selectable<ClaimsTable>
+export type PaymentRow = Selectable<PaymentsTable>
+export type OutboxEventRow = Selectable<OutboxEventsTable>
+export type NewOutboxEvent = Insertable<OutboxEventsTable>

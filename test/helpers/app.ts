@@ -1,0 +1,115 @@
+// buildTestApp(): a migrated database (fresh in-memory SQLite per test, or this file's PostgreSQL clone),
+// the HTTP app, and partner clients with keys of their own fresh source, so tests never see each other.
+import { randomBytes } from 'node:crypto'
+import type { LightMyRequestResponse } from 'fastify'
+import { afterEach, beforeEach } from 'vitest'
+import { buildHttp, openRuntime, type Runtime } from '../../src/app.js'
+import { issueKey, type IssuedKey } from '../../src/domain/api-keys.js'
+import type { Deps } from '../../src/domain/deps.js'
+import type { App } from '../../src/http/server.js'
+import { cloneTemplate } from './pg.js'
+
+let fileDatabase: Promise<string> | undefined
+
+/** SQLite by default; with TEST_DATABASE_URL, one PostgreSQL database per test file. */
+export function testDatabaseUrl(): Promise<string> {
+  const base = process.env.TEST_DATABASE_URL
+  if (!base) return Promise.resolve('file::memory:')
+  fileDatabase ??= cloneTemplate(base)
+  return fileDatabase
+}
+
+export const isPostgres = (): boolean => Boolean(process.env.TEST_DATABASE_URL)
+
+export const uniqueSource = (prefix = 'src'): string => `${prefix}-${randomBytes(5).toString('hex')}`
+
+export interface Reply<T = any> {
+  status: number
+  body: T
+  headers: LightMyRequestResponse['headers']
+}
+
+export interface Client {
+  get<T = any>(path: string): Promise<Reply<T>>
+  post<T = any>(path: string, body?: unknown): Promise<Reply<T>>
+  patch<T = any>(path: string, body?: unknown): Promise<Reply<T>>
+  delete<T = any>(path: string, body?: unknown): Promise<Reply<T>>
+}
+
+export type Partner = IssuedKey & Client
+
+export interface TestApp {
+  app: App
+  runtime: Runtime
+  deps: Deps
+  /** A new key for a new (or the given) source, with a client bound to it. */
+  partner(options?: { source?: string; organizerExternalId?: string }): Promise<Partner>
+  /** A client sending the given raw Authorization header (or none). */
+  client(authorization?: string): Client
+  close(): Promise<void>
+}
+
+function toReply(res: LightMyRequestResponse): Reply {
+  let body: unknown = res.body
+  try {
+    body = res.json()
+  } catch {
+    // Non-JSON bodies stay as text so a test can assert on them.
+  }
+  return { status: res.statusCode, body, headers: res.headers }
+}
+
+export function clientFor(app: App, authorization?: string): Client {
+  const send = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown) =>
+    toReply(
+      await app.inject({
+        method,
+        url: `/api/v1${path}`,
+        headers: authorization === undefined ? {} : { authorization },
+        ...(body !== undefined && { payload: body as object }),
+      }),
+    )
+  return {
+    get: (path) => send('GET', path),
+    post: (path, body) => send('POST', path, body),
+    patch: (path, body) => send('PATCH', path, body),
+    delete: (path, body) => send('DELETE', path, body),
+  }
+}
+
+export async function buildTestApp(): Promise<TestApp> {
+  const runtime = await openRuntime(await testDatabaseUrl(), { migrate: !isPostgres() })
+  const app = await buildHttp(runtime)
+  await app.ready()
+  return {
+    app,
+    runtime,
+    deps: runtime.deps,
+    async partner(options = {}) {
+      const issued = await issueKey(runtime.deps, {
+        source: options.source ?? uniqueSource(),
+        ...(options.organizerExternalId !== undefined && {
+          organizerExternalId: options.organizerExternalId,
+        }),
+      })
+      return { ...issued, ...clientFor(app, `Bearer ${issued.key}`) }
+    },
+    client: (authorization) => clientFor(app, authorization),
+    async close() {
+      await app.close()
+      await runtime.close()
+    },
+  }
+}
+
+/** Registers beforeEach/afterEach hooks; the returned object is filled before every test. */
+export function useTestApp(): TestApp {
+  const t = {} as TestApp
+  beforeEach(async () => {
+    Object.assign(t, await buildTestApp())
+  })
+  afterEach(async () => {
+    await t.close()
+  })
+  return t
+}
