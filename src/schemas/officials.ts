@@ -31,13 +31,9 @@ export const UpsertOfficialBody = z.object({
     .string({ error: (issue) => (issue.input === undefined ? 'externalId_required' : 'invalid_externalId') })
     .min(1, { error: 'externalId_required' }),
   source: SourceInput.optional(),
-  email: text('email')
-    .trim()
-    .toLowerCase()
-    .optional()
-    .meta({
-      description: 'Trimmed and lowercased; a placeholder is synthesized for a new user without one.',
-    }),
+  email: text('email').trim().toLowerCase().optional().meta({
+    description: 'Trimmed and lowercased; a placeholder is synthesized for a new user without one.',
+  }),
   name: text('name').optional(),
   status: z
     .unknown()
