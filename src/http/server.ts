@@ -9,6 +9,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import type { Deps } from '../domain/deps.js'
+import { ApiError } from '../domain/errors.js'
 import { installAuth } from './auth.js'
 import { installErrorHandling } from './errors.js'
 import { assignmentRoutes } from './routes/assignments.js'
@@ -43,6 +44,10 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`
     },
     routerOptions: { maxParamLength: 200 },
+    // A URL that cannot be decoded names no resource; Fastify's own 400 shape must not leak out.
+    frameworkErrors: (_error, _request, reply) => {
+      void reply.status(404).send(new ApiError('not_found').body)
+    },
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>()
 

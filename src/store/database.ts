@@ -70,6 +70,8 @@ function openPostgres(url: string): Database {
 }
 
 function handle(db: Kysely<Db>, dialect: DialectName): Database {
+  // Kysely re-opens a destroyed driver on the next query; a closed handle must stay closed (readiness).
+  let closed = false
   return {
     db,
     dialect,
@@ -81,9 +83,12 @@ function handle(db: Kysely<Db>, dialect: DialectName): Database {
       }
     },
     async ping() {
+      if (closed) throw new Error('database closed')
       await sql`select 1`.execute(db)
     },
     async close() {
+      if (closed) return
+      closed = true
       await db.destroy()
     },
   }

@@ -3,17 +3,17 @@
 import { execFileSync } from 'node:child_process'
 import pg from 'pg'
 import { openDatabase } from '../../src/store/database.js'
-import { TEMPLATE_DB, adminUrl, databaseUrl } from './pg.js'
+import { TEST_DB_PATTERN, adminUrl, databaseUrl, runId, templateDb } from './pg.js'
 
 export async function setup(): Promise<() => Promise<void>> {
   buildBin()
+  runId()
   const base = process.env.TEST_DATABASE_URL
   if (!base) return async () => {}
   const admin = new pg.Client({ connectionString: adminUrl(base) })
   await admin.connect()
-  await dropTestDatabases(admin)
-  await admin.query(`create database ${TEMPLATE_DB}`)
-  const template = openDatabase(databaseUrl(base, TEMPLATE_DB))
+  await admin.query(`create database ${templateDb()}`)
+  const template = openDatabase(databaseUrl(base, templateDb()))
   await template.migrate()
   await template.close()
   return async () => {
@@ -33,7 +33,8 @@ function buildBin(): void {
 
 async function dropTestDatabases(admin: pg.Client): Promise<void> {
   const { rows } = await admin.query<{ datname: string }>(
-    `select datname from pg_database where datname like 'refdesk_t%'`,
+    `select datname from pg_database where datname like $1`,
+    [TEST_DB_PATTERN()],
   )
   for (const { datname } of rows) await admin.query(`drop database if exists "${datname}" with (force)`)
 }
