@@ -83,8 +83,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       v1.addHook('onRoute', (route) => {
         const methods = [route.method].flat().filter((m) => m !== 'HEAD')
         if (route.schema?.operationId && route.config?.public !== true) {
-          for (const method of methods)
-            endpoints.push(`${method} ${route.url.slice(API_PREFIX.length) || '/'}`)
+          const path = route.url.slice(API_PREFIX.length).replace(/:(\w+)/g, '{$1}') || '/'
+          for (const method of methods) endpoints.push(`${method} ${path}`)
         }
       })
       installAuth(v1, options.deps)

@@ -15,8 +15,8 @@ describe('authentication', () => {
       expect.arrayContaining([
         'GET /leagues',
         'POST /leagues',
-        'GET /leagues/:leagueId',
-        'PATCH /leagues/:leagueId',
+        'GET /leagues/{leagueId}',
+        'PATCH /leagues/{leagueId}',
       ]),
     )
   })
