@@ -47,7 +47,7 @@ export function toPosition(row: PositionRow): Position {
   }
 }
 
-export function toClaimOfficial(claim: ClaimWithUser): ClaimOfficial {
+export function toClaimOfficial(claim: Pick<ClaimWithUser, 'user'>): ClaimOfficial {
   return { id: claim.user.id, name: claim.user.name, email: claim.user.email, claimStatus: 'confirmed' }
 }
 

@@ -27,7 +27,7 @@ export const ExternalIdInput = z
 export const PayDollarsInput = z
   .number({ error: 'invalid_payDollars' })
   .max(MAX_PAY_DOLLARS, { error: 'invalid_payDollars' })
-  .transform((dollars) => Math.max(0, Math.round(dollars * 100)))
+  .transform(toCents)
   .meta({ description: `Dollars; rounded to the cent, negatives clamp to 0, at most ${MAX_PAY_DOLLARS}.` })
 
 export const Currency = z
@@ -50,6 +50,16 @@ export const PaymentMode = z.enum(['offline', 'platform'])
 export const Status = z.enum(['open', 'claimed', 'completed', 'cancelled'])
 
 export const dollars = (cents: number): number => cents / 100
+
+/**
+ * Dollars to cents, half up on the decimal the partner wrote: `1.005 * 100` is 100.49999… in binary
+ * floating point, so the decimal point is shifted in the number's shortest string form instead.
+ */
+export function toCents(dollars: number): number {
+  if (!(dollars > 0)) return 0
+  const [mantissa, exponent = '0'] = String(dollars).split('e')
+  return Math.round(Number(`${mantissa}e${Number(exponent) + 2}`))
+}
 
 export const ErrorBody = z.object({ error: z.string() })
 

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
+import { isPostgres } from './dialect.js'
 import type { Caller } from '../domain/caller.js'
 import { leagueInScope } from './scope.js'
-import type { Db, GameRow, GameStatus } from './tables.js'
+import type { Db, GameRow, GameStatus, GameUpdate, NewGame } from './tables.js'
 
 const gameColumns = [
   'games.seq',
@@ -52,4 +53,91 @@ export async function setGameStatus(
   at: string,
 ): Promise<void> {
   await db.updateTable('games').set({ status, updated_at: at }).where('id', '=', id).execute()
+}
+
+/** Conditional status change (compare-and-set): the updated game, or undefined when it was not in `from`. */
+export function transitionGameStatus(
+  db: Kysely<Db>,
+  id: string,
+  from: GameStatus,
+  to: GameStatus,
+  at: string,
+): Promise<GameRow | undefined> {
+  return db
+    .updateTable('games')
+    .set({ status: to, updated_at: at })
+    .where('id', '=', id)
+    .where('status', '=', from)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+/** The games with these (source, externalId) pairs, locked until the transaction ends (on PostgreSQL). */
+export function lockGamesByExternalId(
+  trx: Transaction<Db>,
+  source: string,
+  externalIds: readonly string[],
+): Promise<GameRow[]> {
+  if (externalIds.length === 0) return Promise.resolve([])
+  // Locked in `seq` order, the same for every caller, so two overlapping batches queue instead of deadlocking.
+  const query = trx
+    .selectFrom('games')
+    .selectAll()
+    .where('source', '=', source)
+    .where('external_id', 'in', externalIds)
+    .orderBy('seq')
+  return (isPostgres(trx) ? query.forUpdate() : query).execute()
+}
+
+// Bounded so one statement stays under SQLite's and PostgreSQL's bind-parameter limits.
+const WRITE_CHUNK = 500
+
+/**
+ * Writes the games, at most one per (source, externalId), in few statements. A new pair is inserted; an
+ * existing pair in the same league gets the row's sport, startsAt, location and coordinates; an existing
+ * pair in another league is left untouched and missing from the result.
+ */
+export async function upsertGames(db: Kysely<Db>, rows: readonly NewGame[]): Promise<GameRow[]> {
+  const written: GameRow[] = []
+  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
+    const chunk = await db
+      .insertInto('games')
+      .values(rows.slice(i, i + WRITE_CHUNK))
+      .onConflict((oc) =>
+        oc
+          .columns(['source', 'external_id'])
+          .doUpdateSet((eb) => ({
+            sport: eb.ref('excluded.sport'),
+            starts_at: eb.ref('excluded.starts_at'),
+            location: eb.ref('excluded.location'),
+            latitude: eb.ref('excluded.latitude'),
+            longitude: eb.ref('excluded.longitude'),
+            updated_at: eb.ref('excluded.updated_at'),
+          }))
+          .whereRef('games.league_id', '=', 'excluded.league_id'),
+      )
+      .returningAll()
+      .execute()
+    written.push(...chunk)
+  }
+  return written
+}
+
+export function updateGame(
+  db: Kysely<Db>,
+  id: string,
+  changes: Pick<GameUpdate, 'sport' | 'starts_at' | 'location'> & { updated_at: string },
+): Promise<GameRow> {
+  return db.updateTable('games').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+}
+
+/** Marks the game cancelled unless it already is; undefined when it was (or a concurrent cancel won). */
+export function cancelGameIfActive(db: Kysely<Db>, id: string, at: string): Promise<GameRow | undefined> {
+  return db
+    .updateTable('games')
+    .set({ status: 'cancelled', updated_at: at })
+    .where('id', '=', id)
+    .where('status', '!=', 'cancelled')
+    .returningAll()
+    .executeTakeFirst()
 }

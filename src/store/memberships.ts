@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
+import { isPostgres } from './dialect.js'
 import type { Db, MembershipRow, MembershipStatus, UserRow } from './tables.js'
 
 export type OfficialRow = MembershipRow & Pick<UserRow, 'name' | 'email' | 'external_id' | 'source'>
@@ -72,4 +73,39 @@ export async function setMembershipStatus(
 
 export async function deleteMembership(db: Kysely<Db>, id: string): Promise<void> {
   await db.deleteFrom('memberships').where('id', '=', id).execute()
+}
+
+/**
+ * The membership read under a row lock (PostgreSQL): `share` for a claim that relies on it being approved,
+ * `update` for a change to it. A claim and a removal or denial of the same official thus serialize, and
+ * the later one sees the earlier one's outcome.
+ */
+export function lockMembership(
+  trx: Transaction<Db>,
+  leagueId: string,
+  userId: string,
+  mode: 'share' | 'update',
+): Promise<MembershipRow | undefined> {
+  const query = trx
+    .selectFrom('memberships')
+    .selectAll()
+    .where('league_id', '=', leagueId)
+    .where('user_id', '=', userId)
+  if (!isPostgres(trx)) return query.executeTakeFirst()
+  return (mode === 'share' ? query.forShare() : query.forUpdate()).executeTakeFirst()
+}
+
+/**
+ * Insert, or set the status of the existing (league, user) membership. Race-safe: the loser of two
+ * concurrent first inserts updates the winner's row. The row was inserted iff its id is `row.id`.
+ */
+export function upsertMembership(db: Kysely<Db>, row: Omit<MembershipRow, 'seq'>): Promise<MembershipRow> {
+  return db
+    .insertInto('memberships')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['league_id', 'user_id']).doUpdateSet({ status: row.status, updated_at: row.updated_at }),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow()
 }

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
+import { isPostgres } from './dialect.js'
 import type { ClaimRow, Db, PaymentRow, PositionRow, PositionStatus, UserRow } from './tables.js'
 
 /** Positions of the given games in creation order. */
@@ -48,4 +49,76 @@ export async function setPositionStatus(
   at: string,
 ): Promise<void> {
   await db.updateTable('positions').set({ status, updated_at: at }).where('id', '=', id).execute()
+}
+
+/** Conditional status change of the given positions still in `from`; returns how many changed. */
+export async function transitionPositions(
+  db: Kysely<Db>,
+  ids: readonly string[],
+  from: PositionStatus,
+  to: PositionStatus,
+  at: string,
+): Promise<number> {
+  if (ids.length === 0) return 0
+  const result = await db
+    .updateTable('positions')
+    .set({ status: to, updated_at: at })
+    .where('id', 'in', ids)
+    .where('status', '=', from)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows)
+}
+
+// Bounded so one statement stays under SQLite's and PostgreSQL's bind-parameter limits.
+const INSERT_CHUNK = 500
+
+export async function insertPositions(
+  db: Kysely<Db>,
+  rows: readonly Omit<PositionRow, 'seq'>[],
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await db
+      .insertInto('positions')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .execute()
+  }
+}
+
+/**
+ * The games' positions in creation order, locked until the transaction ends (on PostgreSQL; SQLite's
+ * IMMEDIATE transactions already hold the one writer lock). Whoever changes a game's positions takes
+ * this first, so concurrent writers queue per game and each status rollup reads settled rows. Rows are
+ * locked in `seq` order, the same for every caller, so two writers spanning several games never deadlock.
+ */
+export function lockPositions(trx: Transaction<Db>, gameIds: readonly string[]): Promise<PositionRow[]> {
+  if (gameIds.length === 0) return Promise.resolve([])
+  const query = trx.selectFrom('positions').selectAll().where('game_id', 'in', gameIds).orderBy('seq')
+  return (isPostgres(trx) ? query.forUpdate() : query).execute()
+}
+
+/** open → claimed only while still open; false means another claim got there first. */
+export async function claimIfOpen(db: Kysely<Db>, id: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('positions')
+    .set({ status: 'claimed', updated_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'open')
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+/** claimed → `to` only while still claimed; false means the position was not claimed. */
+export async function releaseIfClaimed(
+  db: Kysely<Db>,
+  id: string,
+  to: 'open' | 'cancelled',
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('positions')
+    .set({ status: to, updated_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'claimed')
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
 }

@@ -1,0 +1,206 @@
+// Assignments: claiming a position for an approved official (partner assign and in-app claim), releasing
+// it (unassign, in-app withdrawal), and the league's list of claimed positions.
+//
+// Race safety, on both databases and across processes: the claim itself is a conditional
+// `open → claimed` UPDATE (no row changed = lost the race = position_taken), backed by the unique claim
+// per position. Every change to a game's positions first locks them (`lockGames`), so the game status
+// rollup never reads half-done work of a concurrent writer, and a claim first share-locks the official's
+// membership, so a removal or denial and a claim of the same official serialize.
+import type { Kysely, Transaction } from 'kysely'
+import type { AssignInput, Assignment, GameDetail } from '../schemas/games.js'
+import * as claims from '../store/claims.js'
+import { isUniqueViolation } from '../store/errors.js'
+import * as games from '../store/games.js'
+import * as memberships from '../store/memberships.js'
+import * as payments from '../store/payments.js'
+import * as positions from '../store/positions.js'
+import type { ClaimWithUser } from '../store/positions.js'
+import type { Db, GameRow, PositionRow, UserRow } from '../store/tables.js'
+import * as users from '../store/users.js'
+import { checkSource, writeSource, type Caller } from './caller.js'
+import { newId, nowIso } from './clock.js'
+import type { Deps } from './deps.js'
+import { fail } from './errors.js'
+import { domainEvent, recordEvents } from './events.js'
+import { refreshGameStatus, requireGame } from './game-status.js'
+import { requireLeague } from './leagues.js'
+import { loadGameDetail, toClaimOfficial, toGameSummary, toPayment, toPosition } from './views.js'
+
+/** Every position holding a claim (claimed, completed, no-show cancelled), by game start. Three queries. */
+export async function listAssignments(deps: Deps, caller: Caller, leagueId: string): Promise<Assignment[]> {
+  const league = await requireLeague(deps.db, caller, leagueId)
+  const [rows, ledger] = await Promise.all([
+    claims.listLeagueClaims(deps.db, league.id),
+    payments.listPayments(deps.db, league.id),
+  ])
+  const paymentOf = new Map(ledger.map((p) => [p.position_id, p]))
+  return rows.map(({ game, position, claim }) => {
+    const payment = paymentOf.get(position.id)
+    const { id: positionId, ...fields } = toPosition(position)
+    return {
+      positionId,
+      gameId: game.id,
+      ...fields,
+      game: toGameSummary(game),
+      official: toClaimOfficial(claim),
+      payment: payment ? toPayment(payment) : null,
+    }
+  })
+}
+
+/**
+ * Claims a position of the game for an approved official of its league: the given one, else the first
+ * open one. The partner `POST /games/{gameId}/assign` and the in-app claim both land here.
+ */
+export async function assignPosition(
+  deps: Deps,
+  caller: Caller,
+  gameId: string,
+  input: AssignInput,
+): Promise<GameDetail> {
+  const ref = officialRef(caller, input)
+  return deps.db.transaction().execute(async (trx) => {
+    const { league_id: leagueId } = await requireGame(trx, caller, gameId)
+    const user = (await findOfficialUser(trx, caller, leagueId, ref)) ?? fail('official_not_found')
+    const membership = await memberships.lockMembership(trx, leagueId, user.id, 'share')
+    if (membership?.role !== 'official' || membership.status !== 'approved') fail('not_a_league_official')
+    const { game, positions: gamePositions } = await lockGame(trx, gameId)
+    const position = pickPosition(game, gamePositions, input.positionId)
+    const at = nowIso()
+    if (!(await positions.claimIfOpen(trx, position.id, at))) fail('position_taken')
+    try {
+      await claims.insertClaim(trx, {
+        id: newId(),
+        position_id: position.id,
+        user_id: user.id,
+        status: 'confirmed',
+        created_at: at,
+      })
+    } catch (error) {
+      if (isUniqueViolation(error)) fail('position_taken')
+      throw error
+    }
+    const detail = await loadGameDetail(trx, await refreshGameStatus(trx, game))
+    await recordEvents(trx, [
+      domainEvent('position.claimed', leagueId, {
+        game: detail,
+        positionId: position.id,
+        official: toClaimOfficial({ user }),
+      }),
+    ])
+    return detail
+  })
+}
+
+/** Partner unassign: the claim is deleted and the position reopened; emits `position.released`. */
+export async function unassignPosition(
+  deps: Deps,
+  caller: Caller,
+  gameId: string,
+  positionId: string,
+): Promise<GameDetail> {
+  return deps.db.transaction().execute(async (trx) => {
+    await requireGame(trx, caller, gameId)
+    const { game, positions: gamePositions } = await lockGame(trx, gameId)
+    if (!gamePositions.some((p) => p.id === positionId)) fail('position_not_found')
+    const claim = await releaseClaim(trx, game, positionId, nowIso())
+    const detail = await loadGameDetail(trx, await refreshGameStatus(trx, game))
+    await recordEvents(trx, [
+      domainEvent('position.released', game.league_id, {
+        game: detail,
+        positionId,
+        official: toClaimOfficial(claim),
+      }),
+    ])
+    return detail
+  })
+}
+
+/** In-app withdrawal by the official: like unassign, but the spec gives it no event. */
+export async function withdrawClaim(deps: Deps, positionId: string): Promise<GameDetail> {
+  return deps.db.transaction().execute(async (trx) => {
+    const position = (await positions.findPosition(trx, positionId)) ?? fail('position_not_found')
+    const { game } = await lockGame(trx, position.game_id)
+    await releaseClaim(trx, game, positionId, nowIso())
+    return loadGameDetail(trx, await refreshGameStatus(trx, game))
+  })
+}
+
+/**
+ * claimed → open and the claim deleted. In a cancelled game the position becomes `cancelled` instead: a
+ * cancelled game never has an open position, so nobody can be assigned to it afterwards. The caller
+ * holds the game's lock and refreshes its status.
+ */
+export async function releaseClaim(
+  trx: Transaction<Db>,
+  game: GameRow,
+  positionId: string,
+  at: string,
+): Promise<ClaimWithUser> {
+  const claim = await claims.findClaim(trx, positionId)
+  const to = game.status === 'cancelled' ? 'cancelled' : 'open'
+  if (!claim || !(await positions.releaseIfClaimed(trx, positionId, to, at))) fail('position_not_claimed')
+  await claims.deleteClaim(trx, positionId)
+  return claim
+}
+
+/** Locks the games' positions, then reads the games afresh: their status may have moved while we waited. */
+export async function lockGames(
+  trx: Transaction<Db>,
+  gameIds: readonly string[],
+): Promise<{ games: GameRow[]; positions: PositionRow[] }> {
+  const locked = await positions.lockPositions(trx, gameIds)
+  const rows = await Promise.all(
+    gameIds.map(async (id) => (await games.findGame(trx, id)) ?? fail('game_not_found')),
+  )
+  return { games: rows, positions: locked }
+}
+
+async function lockGame(
+  trx: Transaction<Db>,
+  gameId: string,
+): Promise<{ game: GameRow; positions: PositionRow[] }> {
+  const locked = await lockGames(trx, [gameId])
+  return { game: locked.games[0] ?? fail('game_not_found'), positions: locked.positions }
+}
+
+type OfficialRef = { userId: string } | { source: string; externalId: string }
+
+/** By `userId` (precedence), or by `externalId` in the caller's own source. */
+function officialRef(caller: Caller, input: AssignInput): OfficialRef {
+  checkSource(caller, input.source)
+  if (input.userId !== undefined) return { userId: input.userId }
+  if (input.externalId !== undefined) return { source: writeSource(caller), externalId: input.externalId }
+  fail('externalId_required')
+}
+
+/** A user id of another source that is not a member of this league answers like an unknown one: no leak. */
+async function findOfficialUser(
+  db: Kysely<Db>,
+  caller: Caller,
+  leagueId: string,
+  ref: OfficialRef,
+): Promise<UserRow | undefined> {
+  if (!('userId' in ref)) return users.findUserByExternalId(db, ref.source, ref.externalId)
+  const user = await users.findUser(db, ref.userId)
+  if (!user || caller.kind === 'app' || user.source === caller.source) return user
+  return (await memberships.findMembership(db, leagueId, user.id)) ? user : undefined
+}
+
+/** The position to claim. Positions of a cancelled game are never open. */
+function pickPosition(
+  game: GameRow,
+  list: readonly PositionRow[],
+  positionId: string | undefined,
+): PositionRow {
+  const isOpen = (p: PositionRow) => p.status === 'open' && game.status !== 'cancelled'
+  if (positionId !== undefined) {
+    const position = list.find((p) => p.id === positionId) ?? fail('position_not_found')
+    if (!isOpen(position)) fail(position.status === 'claimed' ? 'position_taken' : 'position_not_open')
+    return position
+  }
+  return (
+    list.find(isOpen) ??
+    fail(list.some((p) => p.status === 'claimed') ? 'position_taken' : 'no_open_position')
+  )
+}

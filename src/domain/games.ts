@@ -1,0 +1,259 @@
+// Games: the batch import (create, or upsert on (source, externalId)), reads, patch and cancellation.
+// Each change commits together with its events.
+import type { Kysely, Transaction } from 'kysely'
+import { parseWith } from '../http/validation.js'
+import {
+  GameItemInput,
+  type Game,
+  type GameDetail,
+  type GameItem,
+  type UpdateGameInput,
+} from '../schemas/games.js'
+import { isDeadlock } from '../store/errors.js'
+import * as games from '../store/games.js'
+import * as positions from '../store/positions.js'
+import type { Db, GameRow, PositionRow } from '../store/tables.js'
+import { checkSource, writeSource, type Caller } from './caller.js'
+import { newId, nowIso } from './clock.js'
+import type { Deps } from './deps.js'
+import { ApiError, fail } from './errors.js'
+import { domainEvent, recordEvents } from './events.js'
+import { requireGame } from './game-status.js'
+import { requireLeague } from './leagues.js'
+import { loadGameDetail, loadGames } from './views.js'
+
+export interface UpsertGamesInput {
+  source?: string | undefined
+  /** Raw items: each is parsed here, in order, so that a bad one keeps the valid ones before it. */
+  games: readonly unknown[]
+}
+
+interface ParsedItem {
+  item: GameItem
+  raw: object
+}
+
+export async function listGames(deps: Deps, caller: Caller, leagueId: string): Promise<Game[]> {
+  const league = await requireLeague(deps.db, caller, leagueId)
+  return loadGames(deps.db, await games.listGames(deps.db, league.id))
+}
+
+/**
+ * Processes items in order and stops at the first failing one, whose error is the answer; the games
+ * before it stay persisted with their events. The valid prefix is planned in memory and written in one
+ * transaction of a few statements rather than one commit, or even one statement, per game.
+ */
+export async function upsertGames(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+  input: UpsertGamesInput,
+): Promise<{ created: Game[] }> {
+  checkSource(caller, input.source)
+  const { valid, failure } = parseItems(input.games)
+  const { created, conflict } = await retryLostRaces(() =>
+    deps.db.transaction().execute((trx) => writeBatch(trx, caller, leagueId, valid)),
+  )
+  if (conflict) fail('external_id_conflict')
+  if (failure) throw failure
+  return { created }
+}
+
+/** The items before the first invalid one, and that one's error. */
+function parseItems(items: readonly unknown[]): { valid: ParsedItem[]; failure?: ApiError } {
+  const valid: ParsedItem[] = []
+  for (const raw of items) {
+    try {
+      valid.push({ item: parseWith(GameItemInput, raw), raw: raw as object })
+    } catch (error) {
+      if (error instanceof ApiError) return { valid, failure: error }
+      throw error
+    }
+  }
+  return { valid }
+}
+
+/** A concurrent batch wrote one of our new (source, externalId) pairs after we read them. */
+class LostRace extends Error {}
+
+// A retry reads the winner's committed game, so each one makes progress.
+const MAX_ATTEMPTS = 5
+
+async function retryLostRaces<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt()
+    } catch (error) {
+      if (n >= MAX_ATTEMPTS || !(error instanceof LostRace || isDeadlock(error))) throw error
+    }
+  }
+}
+
+async function writeBatch(trx: Transaction<Db>, caller: Caller, leagueId: string, items: ParsedItem[]) {
+  const league = await requireLeague(trx, caller, leagueId)
+  const source = writeSource(caller)
+  const keys = [...new Set(items.flatMap(({ item }) => item.externalId ?? []))]
+  const plan = planBatch(items, await games.lockGamesByExternalId(trx, source, keys), {
+    leagueId: league.id,
+    source,
+    at: nowIso(),
+  })
+  const written = new Map((await games.upsertGames(trx, [...plan.games.values()])).map((g) => [g.id, g]))
+  const snapshots = plan.snapshots.map((state) => {
+    const row = written.get(state.id)
+    if (!row) throw new LostRace()
+    return { ...row, ...state }
+  })
+  await positions.insertPositions(trx, plan.positions)
+  const created = await loadGames(trx, snapshots)
+  await recordEvents(
+    trx,
+    created.map((game) => domainEvent('game.created', league.id, game)),
+  )
+  return { created, conflict: plan.conflict }
+}
+
+type GameState = Omit<GameRow, 'seq'>
+
+interface BatchPlan {
+  /** The final state of every game the batch writes, by id. */
+  games: Map<string, GameState>
+  /** Each item's game as it stands after that item. */
+  snapshots: GameState[]
+  positions: Omit<PositionRow, 'seq'>[]
+  /** An item's externalId belongs to another league's game: the items from there on are not written. */
+  conflict: boolean
+}
+
+/** Applies the items in order to the games they name, in memory: creates, updates and the first conflict. */
+function planBatch(
+  items: readonly ParsedItem[],
+  existing: readonly GameRow[],
+  base: { leagueId: string; source: string; at: string },
+): BatchPlan {
+  const plan: BatchPlan = { games: new Map(), snapshots: [], positions: [], conflict: false }
+  const byExternalId = new Map(existing.map(({ seq: _seq, ...game }) => [game.external_id, game]))
+  for (const { item, raw } of items) {
+    const known = item.externalId === undefined ? undefined : byExternalId.get(item.externalId)
+    if (known && known.league_id !== base.leagueId) {
+      plan.conflict = true
+      break
+    }
+    let state: GameState
+    if (known) {
+      state = { ...(plan.games.get(known.id) ?? known), ...rewriteOf(item, raw), updated_at: base.at }
+    } else {
+      state = newGameRow(item, base)
+      plan.positions.push(newPositionRow(state.id, item, base.at))
+      if (item.externalId !== undefined) byExternalId.set(item.externalId, state)
+    }
+    plan.games.set(state.id, state)
+    plan.snapshots.push(state)
+  }
+  return plan
+}
+
+function newGameRow(item: GameItem, base: { leagueId: string; source: string; at: string }): GameState {
+  return {
+    id: newId(),
+    league_id: base.leagueId,
+    source: base.source,
+    external_id: item.externalId ?? null,
+    sport: item.sport,
+    starts_at: item.startsAt,
+    location: item.location,
+    latitude: item.latitude ?? null,
+    longitude: item.longitude ?? null,
+    status: 'open',
+    created_at: base.at,
+    updated_at: base.at,
+  }
+}
+
+function newPositionRow(gameId: string, item: GameItem, at: string): Omit<PositionRow, 'seq'> {
+  return {
+    id: newId(),
+    game_id: gameId,
+    label: item.label,
+    pay_cents: item.payDollars,
+    status: 'open',
+    created_at: at,
+    updated_at: at,
+  }
+}
+
+/**
+ * An upsert-update rewrites only these fields, and only those the item carries: re-posting a game with
+ * just its new `startsAt` moves it without blanking the rest (an explicit null clears a coordinate).
+ */
+function rewriteOf(item: GameItem, raw: object): Partial<GameState> {
+  const given = (key: keyof GameItem) => Object.hasOwn(raw, key)
+  return {
+    starts_at: item.startsAt,
+    ...(given('sport') && { sport: item.sport }),
+    ...(given('location') && { location: item.location }),
+    ...(given('latitude') && { latitude: item.latitude ?? null }),
+    ...(given('longitude') && { longitude: item.longitude ?? null }),
+  }
+}
+
+export async function getGame(deps: Deps, caller: Caller, gameId: string): Promise<GameDetail> {
+  return loadGameDetail(deps.db, await requireGame(deps.db, caller, gameId))
+}
+
+/** Applies the provided keys; a request that changes nothing writes nothing and emits no event. */
+export async function updateGame(
+  deps: Deps,
+  caller: Caller,
+  gameId: string,
+  input: UpdateGameInput,
+): Promise<Game> {
+  return deps.db.transaction().execute(async (trx) => {
+    const game = await requireGame(trx, caller, gameId)
+    const changes = {
+      ...(input.sport !== undefined && input.sport !== game.sport && { sport: input.sport }),
+      ...(input.startsAt !== undefined && input.startsAt !== game.starts_at && { starts_at: input.startsAt }),
+      ...(input.location !== undefined && input.location !== game.location && { location: input.location }),
+    }
+    if (Object.keys(changes).length === 0) return loadGame(trx, game)
+    const updated = await loadGame(
+      trx,
+      await games.updateGame(trx, game.id, { ...changes, updated_at: nowIso() }),
+    )
+    await recordEvents(trx, [domainEvent('game.updated', game.league_id, updated)])
+    return updated
+  })
+}
+
+/**
+ * Open positions become cancelled; claimed and completed ones and their payments are kept. Cancelling a
+ * cancelled game answers its current state and emits nothing.
+ */
+export async function cancelGame(deps: Deps, caller: Caller, gameId: string): Promise<GameDetail> {
+  return deps.db.transaction().execute(async (trx) => {
+    const game = await requireGame(trx, caller, gameId)
+    if (game.status === 'cancelled') return loadGameDetail(trx, game)
+    const at = nowIso()
+    // The game's positions are locked first, as every writer of positions does, so a racing assign either
+    // claimed its slot before (kept) or finds it cancelled.
+    const open = (await positions.lockPositions(trx, [game.id])).filter((p) => p.status === 'open')
+    await positions.transitionPositions(
+      trx,
+      open.map((p) => p.id),
+      'open',
+      'cancelled',
+      at,
+    )
+    const cancelled = await games.cancelGameIfActive(trx, game.id, at)
+    // A concurrent cancel committed first: it emitted the event.
+    if (!cancelled) return loadGameDetail(trx, await requireGame(trx, caller, game.id))
+    const detail = await loadGameDetail(trx, cancelled)
+    await recordEvents(trx, [domainEvent('game.cancelled', game.league_id, detail)])
+    return detail
+  })
+}
+
+async function loadGame(db: Kysely<Db>, row: GameRow): Promise<Game> {
+  const [game] = await loadGames(db, [row])
+  return game as Game
+}

@@ -1,0 +1,133 @@
+// Officials: league memberships with role `official`. Partners add or re-approve them (an idempotent
+// upsert on the user's (source, externalId)) and remove them; the in-app organizer denies them.
+import type { Transaction } from 'kysely'
+import type { Official, UpsertOfficialInput } from '../schemas/officials.js'
+import * as claims from '../store/claims.js'
+import * as memberships from '../store/memberships.js'
+import type { Db, MembershipRow, UserRow } from '../store/tables.js'
+import * as users from '../store/users.js'
+import { lockGames, releaseClaim } from './assignments.js'
+import { APP_CALLER, checkSource, writeSource, type Caller } from './caller.js'
+import { newId, nowIso } from './clock.js'
+import type { Deps } from './deps.js'
+import { fail } from './errors.js'
+import { domainEvent, recordEvents } from './events.js'
+import { refreshGameStatus } from './game-status.js'
+import { requireLeague } from './leagues.js'
+import { toOfficial } from './views.js'
+
+/** Role `official`, every status, oldest first. */
+export async function listOfficials(deps: Deps, caller: Caller, leagueId: string): Promise<Official[]> {
+  const league = await requireLeague(deps.db, caller, leagueId)
+  return (await memberships.listOfficials(deps.db, league.id)).map(toOfficial)
+}
+
+/**
+ * Upserts the user on (caller's source, externalId), updating email and name only when given, then the
+ * membership: `pending` only when asked for, else `approved` — a denied official is re-approved too.
+ * Emits `official.joined` for a new membership, `official.approved` for an existing one.
+ */
+export async function upsertOfficial(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+  input: UpsertOfficialInput,
+): Promise<Official> {
+  checkSource(caller, input.source)
+  // An empty address after trimming is no address: it must not overwrite a real one.
+  const email = input.email || undefined
+  return deps.db.transaction().execute(async (trx) => {
+    const league = await requireLeague(trx, caller, leagueId)
+    const at = nowIso()
+    const id = newId()
+    const user = await users.upsertUserByExternalId(
+      trx,
+      {
+        id,
+        source: writeSource(caller),
+        external_id: input.externalId,
+        email: email ?? `official-${id}@placeholder.refdesk.invalid`,
+        name: input.name ?? '',
+        created_at: at,
+        updated_at: at,
+      },
+      { ...(email !== undefined && { email }), ...(input.name !== undefined && { name: input.name }) },
+    )
+    if (user.id === league.organizer_id) fail('user_is_organizer')
+    const row = {
+      id: newId(),
+      league_id: league.id,
+      user_id: user.id,
+      role: 'official' as const,
+      status: input.status === 'pending' ? ('pending' as const) : ('approved' as const),
+      created_at: at,
+      updated_at: at,
+    }
+    const membership = await memberships.upsertMembership(trx, row)
+    const official = officialView(membership, user)
+    const event = membership.id === row.id ? 'official.joined' : 'official.approved'
+    await recordEvents(trx, [domainEvent(event, league.id, { official })])
+    return official
+  })
+}
+
+/**
+ * Removes the membership. Every position the official holds in status `claimed` is released like an
+ * unassign (reopened, or cancelled in a cancelled game); worked and no-show positions keep their claims.
+ */
+export async function removeOfficial(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+  userId: string,
+): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const league = await requireLeague(trx, caller, leagueId)
+    // Locked first, so no claim for this official can commit while we collect the claimed positions.
+    const membership =
+      (await memberships.lockMembership(trx, league.id, userId, 'update')) ?? fail('not_a_member')
+    if (membership.role === 'organizer') fail('not_an_official')
+    const official = toOfficial(
+      (await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'),
+    )
+    const reopenedPositionIds = await releaseAllClaims(trx, league.id, userId)
+    await memberships.deleteMembership(trx, membership.id)
+    await recordEvents(trx, [domainEvent('official.removed', league.id, { official, reopenedPositionIds })])
+  })
+}
+
+/** In-app denial: the membership becomes `denied`; claims are kept. No event. */
+export async function denyOfficial(deps: Deps, leagueId: string, userId: string): Promise<Official> {
+  return deps.db.transaction().execute(async (trx) => {
+    const league = await requireLeague(trx, APP_CALLER, leagueId)
+    const membership =
+      (await memberships.lockMembership(trx, league.id, userId, 'update')) ?? fail('not_a_member')
+    if (membership.role === 'organizer') fail('not_an_official')
+    await memberships.setMembershipStatus(trx, membership.id, 'denied', nowIso())
+    return toOfficial((await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'))
+  })
+}
+
+async function releaseAllClaims(trx: Transaction<Db>, leagueId: string, userId: string): Promise<string[]> {
+  const held = await claims.listClaimedPositions(trx, leagueId, userId)
+  const locked = await lockGames(trx, [...new Set(held.map((p) => p.game_id))])
+  // Read again under the lock: an unassign may have released one of them while we waited.
+  const stillHeld = await claims.listClaimedPositions(trx, leagueId, userId)
+  const at = nowIso()
+  for (const game of locked.games) {
+    const mine = stillHeld.filter((p) => p.game_id === game.id)
+    for (const position of mine) await releaseClaim(trx, game, position.id, at)
+    if (mine.length > 0) await refreshGameStatus(trx, game)
+  }
+  return stillHeld.map((p) => p.id)
+}
+
+function officialView(membership: MembershipRow, user: UserRow): Official {
+  return toOfficial({
+    ...membership,
+    name: user.name,
+    email: user.email,
+    external_id: user.external_id,
+    source: user.source,
+  })
+}

@@ -1,0 +1,105 @@
+// Claims: who holds a position. The unique claim per position is the backstop behind the conditional
+// position UPDATE that decides a race.
+import type { Kysely } from 'kysely'
+import type { ClaimWithUser } from './positions.js'
+import type { ClaimRow, Db, GameRow, PositionRow } from './tables.js'
+
+export async function insertClaim(db: Kysely<Db>, row: Omit<ClaimRow, 'seq'>): Promise<void> {
+  await db.insertInto('claims').values(row).execute()
+}
+
+export async function findClaim(db: Kysely<Db>, positionId: string): Promise<ClaimWithUser | undefined> {
+  const row = await db
+    .selectFrom('claims')
+    .innerJoin('users', 'users.id', 'claims.user_id')
+    .selectAll('claims')
+    .select(['users.name as user_name', 'users.email as user_email'])
+    .where('claims.position_id', '=', positionId)
+    .executeTakeFirst()
+  if (!row) return undefined
+  const { user_name, user_email, ...claim } = row
+  return { ...claim, user: { id: claim.user_id, name: user_name, email: user_email } }
+}
+
+export async function deleteClaim(db: Kysely<Db>, positionId: string): Promise<void> {
+  await db.deleteFrom('claims').where('position_id', '=', positionId).execute()
+}
+
+/** Positions of the league in status `claimed` whose claim is the user's, in creation order. */
+export function listClaimedPositions(
+  db: Kysely<Db>,
+  leagueId: string,
+  userId: string,
+): Promise<PositionRow[]> {
+  return db
+    .selectFrom('positions')
+    .innerJoin('claims', 'claims.position_id', 'positions.id')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .selectAll('positions')
+    .where('games.league_id', '=', leagueId)
+    .where('claims.user_id', '=', userId)
+    .where('positions.status', '=', 'claimed')
+    .orderBy('positions.seq')
+    .execute()
+}
+
+export interface LeagueClaim {
+  game: GameRow
+  position: PositionRow
+  claim: Pick<ClaimWithUser, 'user'>
+}
+
+/** Every position of the league holding a claim, whatever its status: by game start, then game and position order. */
+export async function listLeagueClaims(db: Kysely<Db>, leagueId: string): Promise<LeagueClaim[]> {
+  const rows = await db
+    .selectFrom('claims')
+    .innerJoin('positions', 'positions.id', 'claims.position_id')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .innerJoin('users', 'users.id', 'claims.user_id')
+    .selectAll('games')
+    .select([
+      'positions.seq as position_seq',
+      'positions.id as position_id',
+      'positions.label as position_label',
+      'positions.pay_cents as position_pay_cents',
+      'positions.status as position_status',
+      'positions.created_at as position_created_at',
+      'positions.updated_at as position_updated_at',
+      'users.id as user_id',
+      'users.name as user_name',
+      'users.email as user_email',
+    ])
+    .where('games.league_id', '=', leagueId)
+    .orderBy('games.starts_at')
+    .orderBy('games.seq')
+    .orderBy('positions.seq')
+    .execute()
+  return rows.map(
+    ({
+      position_seq,
+      position_id,
+      position_label,
+      position_pay_cents,
+      position_status,
+      position_created_at,
+      position_updated_at,
+      user_id,
+      user_name,
+      user_email,
+      ...game
+    }) => ({
+      game,
+      position: {
+        seq: position_seq,
+        id: position_id,
+        game_id: game.id,
+        label: position_label,
+        pay_cents: position_pay_cents,
+        status: position_status,
+        created_at: position_created_at,
+        updated_at: position_updated_at,
+      },
+      claim: { user: { id: user_id, name: user_name, email: user_email } },
+    }),
+  )
+}
