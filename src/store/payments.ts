@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { Db, PaymentRow } from './tables.js'
+import type { Db, PaymentRow, PaymentStatus } from './tables.js'
 
 export function findPayment(db: Kysely<Db>, id: string): Promise<PaymentRow | undefined> {
   return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
@@ -12,5 +12,49 @@ export function listPayments(db: Kysely<Db>, leagueId: string): Promise<PaymentR
     .selectAll()
     .where('league_id', '=', leagueId)
     .orderBy('seq', 'desc')
+    .execute()
+}
+
+export async function insertPayments(
+  db: Kysely<Db>,
+  rows: readonly Omit<PaymentRow, 'seq'>[],
+): Promise<void> {
+  if (rows.length === 0) return
+  await db.insertInto('payments').values(rows).execute()
+}
+
+export type PaymentChanges = Partial<
+  Pick<PaymentRow, 'status' | 'paid_at' | 'failure_code' | 'failure_message' | 'updated_at'>
+>
+
+/**
+ * Conditional update: applies only while the payment is still in one of `from`, so two racing settlements
+ * cannot both succeed. Returns the updated row, or undefined when the payment had moved on.
+ */
+export function transitionPayment(
+  db: Kysely<Db>,
+  id: string,
+  from: readonly PaymentStatus[],
+  changes: PaymentChanges,
+): Promise<PaymentRow | undefined> {
+  return db
+    .updateTable('payments')
+    .set(changes)
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .returningAll()
+    .executeTakeFirst()
+}
+
+/** Deletes the position's payment when its status is one of `statuses`. */
+export async function deletePositionPayment(
+  db: Kysely<Db>,
+  positionId: string,
+  statuses: readonly PaymentStatus[],
+): Promise<void> {
+  await db
+    .deleteFrom('payments')
+    .where('position_id', '=', positionId)
+    .where('status', 'in', statuses)
     .execute()
 }

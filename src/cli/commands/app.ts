@@ -1,0 +1,137 @@
+// `refdesk app`: the in-app actions of organizers and officials, which have no partner endpoint. They run
+// through the same domain services as the API, so they emit the same webhook events.
+import { Command, Option } from 'commander'
+import { assignPosition, withdrawClaim } from '../../domain/assignments.js'
+import { APP_CALLER } from '../../domain/caller.js'
+import { simulatedProcessor, type SimulatedOutcome } from '../../domain/payment-processor.js'
+import { denyOfficial } from '../../domain/officials.js'
+import { chargePayment, completeGame, markNoShow, markPaid } from '../../domain/payments.js'
+import type { Deps } from '../../domain/deps.js'
+import { printJson } from '../output.js'
+import { databaseOption, withRuntime, type DatabaseFlags } from '../runtime.js'
+
+const OUTCOMES: readonly SimulatedOutcome[] = ['paid', 'failed', 'requires_card']
+
+/** Runs one action and prints its record; a refusal surfaces as `{"error":"<code>"}` on stderr. */
+function act(flags: DatabaseFlags, action: (deps: Deps) => Promise<unknown>, runtime = {}): Promise<void> {
+  return withRuntime(flags, async ({ deps }) => printJson(await action(deps)), runtime)
+}
+
+export function appCommand(): Command {
+  const app = new Command('app')
+    .summary('in-app actions: claim, withdraw, complete, no-show, pay, charge, deny')
+    .description(
+      'Perform the actions of organizers and officials that the partner API does not expose. Each prints ' +
+        'the resulting record as JSON on stdout and emits the same webhook events as the application. ' +
+        'An action the current state forbids prints {"error":"<code>"} on stderr and exits with status 1.',
+    )
+
+  app
+    .command('claim')
+    .summary('an approved official claims an open position (event position.claimed)')
+    .description(
+      'An approved official of the game’s league claims a position: the given one, else the first open ' +
+        'one. Prints the GameDetail. Emits position.claimed.',
+    )
+    .argument('<gameId>', 'the game')
+    .argument('<userId>', 'the official’s user id')
+    .option('--position <positionId>', 'the position to claim (default: the first open one)')
+    .addOption(databaseOption())
+    .action((gameId: string, userId: string, flags: DatabaseFlags & { position?: string }) =>
+      act(flags, (deps) =>
+        assignPosition(deps, APP_CALLER, gameId, {
+          userId,
+          ...(flags.position !== undefined && { positionId: flags.position }),
+        }),
+      ),
+    )
+
+  app
+    .command('withdraw')
+    .summary('the official withdraws a claim; the position reopens (no event)')
+    .description(
+      'The official withdraws from a claimed position: the claim is deleted and the position reopens. Prints the GameDetail. No event.',
+    )
+    .argument('<positionId>', 'the claimed position')
+    .addOption(databaseOption())
+    .action((positionId: string, flags: DatabaseFlags) =>
+      act(flags, (deps) => withdrawClaim(deps, positionId)),
+    )
+
+  app
+    .command('complete')
+    .summary('the organizer completes a fully claimed game; payments are created (event game.completed)')
+    .description(
+      'The organizer marks a game complete. The game must be claimed (every slot that is not cancelled ' +
+        'is filled). Each claimed position becomes completed and gets one pending payment in the league’s ' +
+        'paymentMode and currency, for the position’s pay. Prints the GameDetail. Emits game.completed.',
+    )
+    .argument('<gameId>', 'the game')
+    .addOption(databaseOption())
+    .action((gameId: string, flags: DatabaseFlags) => act(flags, (deps) => completeGame(deps, gameId)))
+
+  app
+    .command('no-show')
+    .summary('the organizer records a no-show on a worked position (event official.no_show)')
+    .description(
+      'The organizer records that the official did not work a position of a completed game. The position ' +
+        'becomes cancelled, unpaid; the claim is kept as the record. Its payment is removed unless it is ' +
+        'already processing or paid. Prints the GameDetail. Emits official.no_show.',
+    )
+    .argument('<positionId>', 'a completed position')
+    .addOption(databaseOption())
+    .action((positionId: string, flags: DatabaseFlags) => act(flags, (deps) => markNoShow(deps, positionId)))
+
+  app
+    .command('pay')
+    .summary('the organizer marks an offline payment paid (event payment.paid)')
+    .description(
+      'The organizer records that an offline payment was settled outside RefDesk: pending → paid, with ' +
+        'paidAt set. Prints the Payment. Emits payment.paid.',
+    )
+    .argument('<paymentId>', 'a pending offline payment')
+    .addOption(databaseOption())
+    .action((paymentId: string, flags: DatabaseFlags) => act(flags, (deps) => markPaid(deps, paymentId)))
+
+  app
+    .command('charge')
+    .summary('charge a platform payment through the payment processor (payment.paid / payment.failed)')
+    .description(
+      'Charge a platform payment (pending, requires_card or failed) through the payment processor: ' +
+        'processing, then paid (event payment.paid), failed (event payment.failed) or requires_card (no ' +
+        'event). Prints the Payment. A payment left processing by a crash is never charged again; see ' +
+        'docs/payments.md.',
+    )
+    .argument('<paymentId>', 'a platform payment')
+    .addOption(
+      new Option(
+        '--outcome <outcome>',
+        'settle through the simulated processor with this outcome, for development and tests (without it: ' +
+          'the configured processor, which is the simulator answering paid until a real one is wired in)',
+      ).choices(OUTCOMES),
+    )
+    .addOption(databaseOption())
+    .action((paymentId: string, flags: DatabaseFlags & { outcome?: SimulatedOutcome }) =>
+      act(
+        flags,
+        (deps) => chargePayment(deps, paymentId),
+        flags.outcome === undefined ? {} : { paymentProcessor: simulatedProcessor(flags.outcome) },
+      ),
+    )
+
+  app
+    .command('deny')
+    .summary('the organizer denies an official’s membership (no event)')
+    .description(
+      'The organizer denies an official’s league membership: its status becomes denied, and the official ' +
+        'can no longer be assigned. Claims already held are kept. Prints the Official. No event.',
+    )
+    .argument('<leagueId>', 'the league')
+    .argument('<userId>', 'the official’s user id')
+    .addOption(databaseOption())
+    .action((leagueId: string, userId: string, flags: DatabaseFlags) =>
+      act(flags, (deps) => denyOfficial(deps, leagueId, userId)),
+    )
+
+  return app
+}

@@ -1,0 +1,49 @@
+// The `refdesk` command tree. Every command and option carries help an operator can read cold.
+import { readFileSync } from 'node:fs'
+import { Command } from 'commander'
+import { appCommand } from './commands/app.js'
+import { keysCommand } from './commands/keys.js'
+import { migrateCommand } from './commands/migrate.js'
+import { serveCommand } from './commands/serve.js'
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string
+}
+
+const EPILOGUE = `
+Environment:
+  DATABASE_URL  database when --database is not given (file:PATH or postgres://…)
+  PORT, HOST    serve's listen address when --port / --host are not given
+  LOG_LEVEL     serve's log level: fatal, error, warn, info (default), debug, trace
+                (debug or trace also print stack traces when a command fails)
+
+Examples:
+  refdesk migrate --database file:/var/lib/refdesk/refdesk.sqlite
+  refdesk serve --port 8080
+  refdesk keys issue --source acme --name "Acme production" --organizer-email ops@acme.example
+  refdesk keys grant KEY_ID LEAGUE_ID
+  refdesk app complete GAME_ID
+
+Run \`refdesk <command> --help\` (or \`refdesk keys <command> --help\`) for each command's options.`
+
+export function buildProgram(): Command {
+  const program = new Command('refdesk')
+    .version(version)
+    .description(
+      'RefDesk: the sports-officiating scheduling service (Partner API v1).\n\n' +
+        'Every command that touches data takes --database URL: file:PATH for embedded SQLite (created on ' +
+        'first use) or postgres://user:pass@host/db. It overrides $DATABASE_URL; the default is ' +
+        'file:./data/refdesk.sqlite, relative to the working directory.',
+    )
+    .addHelpText('after', EPILOGUE)
+    .addCommand(serveCommand())
+    .addCommand(migrateCommand())
+    .addCommand(keysCommand())
+    .addCommand(appCommand())
+  for (const command of allCommands(program)) command.showHelpAfterError('(run with --help for usage)')
+  return program
+}
+
+function allCommands(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(allCommands)]
+}

@@ -1,0 +1,165 @@
+// Completion, no-shows and payouts: the in-app transitions that create and settle payments (no partner
+// endpoint changes a payment), plus the read-only ledger. State machine and crash window: docs/payments.md.
+import * as games from '../store/games.js'
+import * as leagues from '../store/leagues.js'
+import * as payments from '../store/payments.js'
+import * as positions from '../store/positions.js'
+import type { GameDetail } from '../schemas/games.js'
+import type { Payment } from '../schemas/payments.js'
+import type { PaymentStatus } from '../store/tables.js'
+import { APP_CALLER, type Caller } from './caller.js'
+import { newId, nowIso } from './clock.js'
+import type { Deps } from './deps.js'
+import { fail } from './errors.js'
+import { domainEvent, recordEvents } from './events.js'
+import { requireGame } from './game-status.js'
+import { requireLeague } from './leagues.js'
+import type { ChargeOutcome } from './payment-processor.js'
+import { loadGameDetail, toClaimOfficial, toPayment } from './views.js'
+
+const CHARGEABLE: readonly PaymentStatus[] = ['pending', 'requires_card', 'failed']
+// A no-show keeps money that is moving or has moved; anything not yet settled is withdrawn.
+const REMOVABLE_ON_NO_SHOW: readonly PaymentStatus[] = ['pending', 'requires_card', 'failed']
+
+export async function listPayments(deps: Deps, caller: Caller, leagueId: string): Promise<Payment[]> {
+  const league = await requireLeague(deps.db, caller, leagueId)
+  return (await payments.listPayments(deps.db, league.id)).map(toPayment)
+}
+
+/** Game `claimed` → `completed`; each claimed position → `completed` with one pending Payment. */
+export async function completeGame(deps: Deps, gameId: string): Promise<GameDetail> {
+  return deps.db.transaction().execute(async (trx) => {
+    const { id, league_id: leagueId } = await requireGame(trx, APP_CALLER, gameId)
+    // Positions are locked first, as every writer of a game's positions does, so none is released or
+    // claimed under us; the game's compare-and-set then settles a race with a cancel or another completion.
+    const slots = await positions.lockPositions(trx, [id])
+    const at = nowIso()
+    const game =
+      (await games.transitionGameStatus(trx, id, 'claimed', 'completed', at)) ?? fail('game_not_claimed')
+    const worked = slots.filter((p) => p.status === 'claimed')
+    const ids = worked.map((p) => p.id)
+    await positions.transitionPositions(trx, ids, 'claimed', 'completed', at)
+    const league = (await leagues.findLeague(trx, leagueId)) ?? fail('game_not_found')
+    const { claims } = await positions.claimsAndPayments(trx, ids)
+    await payments.insertPayments(
+      trx,
+      worked.map((p) => ({
+        id: newId(),
+        position_id: p.id,
+        official_id: claims.get(p.id)?.user_id ?? fail('game_not_claimed'),
+        league_id: league.id,
+        amount_cents: p.pay_cents,
+        currency: league.currency,
+        mode: league.payment_mode,
+        status: 'pending' as const,
+        paid_at: null,
+        failure_code: null,
+        failure_message: null,
+        created_at: at,
+        updated_at: at,
+      })),
+    )
+    const detail = await loadGameDetail(trx, game)
+    await recordEvents(trx, [domainEvent('game.completed', leagueId, detail)])
+    return detail
+  })
+}
+
+/**
+ * A worked position of a completed game → `cancelled`, unpaid: the claim stays as the no-show record and
+ * the payment is removed unless it is `processing` or `paid` (that money is already on its way).
+ */
+export async function markNoShow(deps: Deps, positionId: string): Promise<GameDetail> {
+  return deps.db.transaction().execute(async (trx) => {
+    const position = (await positions.findPosition(trx, positionId)) ?? fail('position_not_found')
+    await positions.lockPositions(trx, [position.game_id])
+    const game = await requireGame(trx, APP_CALLER, position.game_id)
+    if (game.status !== 'completed') fail('game_not_completed')
+    const claim = (await positions.claimsAndPayments(trx, [position.id])).claims.get(position.id)
+    const at = nowIso()
+    const cancelled = await positions.transitionPositions(trx, [position.id], 'completed', 'cancelled', at)
+    if (!claim || cancelled !== 1) fail('position_not_claimed')
+    await payments.deletePositionPayment(trx, position.id, REMOVABLE_ON_NO_SHOW)
+    const detail = await loadGameDetail(trx, game)
+    await recordEvents(trx, [
+      domainEvent('official.no_show', game.league_id, {
+        game: detail,
+        positionId: position.id,
+        official: toClaimOfficial(claim),
+      }),
+    ])
+    return detail
+  })
+}
+
+/** Offline settlement recorded by the organizer: `pending` → `paid`. */
+export async function markPaid(deps: Deps, paymentId: string): Promise<Payment> {
+  return deps.db.transaction().execute(async (trx) => {
+    const payment = (await payments.findPayment(trx, paymentId)) ?? fail('payment_not_found')
+    if (payment.mode !== 'offline') fail('payment_not_offline')
+    const at = nowIso()
+    const paid =
+      (await payments.transitionPayment(trx, payment.id, ['pending'], {
+        status: 'paid',
+        paid_at: at,
+        updated_at: at,
+      })) ?? fail('payment_not_pending')
+    await recordEvents(trx, [domainEvent('payment.paid', paid.league_id, { payment: toPayment(paid) })])
+    return toPayment(paid)
+  })
+}
+
+/**
+ * Platform charge in three steps: commit `processing`, call the processor outside any transaction (a slow
+ * processor must not hold a database lock), commit the outcome. A crash between the steps leaves the
+ * payment `processing`, which is never charged again: see docs/payments.md.
+ */
+export async function chargePayment(deps: Deps, paymentId: string): Promise<Payment> {
+  const processing = await deps.db.transaction().execute(async (trx) => {
+    const payment = (await payments.findPayment(trx, paymentId)) ?? fail('payment_not_found')
+    if (payment.mode !== 'platform') fail('payment_not_platform')
+    return (
+      (await payments.transitionPayment(trx, payment.id, CHARGEABLE, {
+        status: 'processing',
+        failure_code: null,
+        failure_message: null,
+        updated_at: nowIso(),
+      })) ?? fail('payment_not_chargeable')
+    )
+  })
+  const outcome = await deps.paymentProcessor.charge({
+    paymentId: processing.id,
+    amountCents: processing.amount_cents,
+    currency: processing.currency,
+    officialId: processing.official_id,
+  })
+  return deps.db.transaction().execute(async (trx) => {
+    const settled =
+      (await payments.transitionPayment(trx, processing.id, ['processing'], outcomeChanges(outcome))) ??
+      fail('payment_not_chargeable')
+    const payment = toPayment(settled)
+    if (settled.status === 'paid') {
+      await recordEvents(trx, [domainEvent('payment.paid', settled.league_id, { payment })])
+    } else if (settled.status === 'failed') {
+      await recordEvents(trx, [domainEvent('payment.failed', settled.league_id, { payment })])
+    }
+    return payment
+  })
+}
+
+function outcomeChanges(outcome: ChargeOutcome): payments.PaymentChanges {
+  const at = nowIso()
+  switch (outcome.status) {
+    case 'paid':
+      return { status: 'paid', paid_at: at, updated_at: at }
+    case 'failed':
+      return {
+        status: 'failed',
+        failure_code: outcome.failureCode,
+        failure_message: outcome.failureMessage,
+        updated_at: at,
+      }
+    case 'requires_card':
+      return { status: 'requires_card', updated_at: at }
+  }
+}
