@@ -1,7 +1,7 @@
 // Builds the Fastify app (never listens): plumbing at the root, the partner API under /api/v1.
 import { randomUUID } from 'node:crypto'
 import fastifySwagger from '@fastify/swagger'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -46,7 +46,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     routerOptions: { maxParamLength: 200 },
     // A URL that cannot be decoded names no resource; Fastify's own 400 shape must not leak out.
     frameworkErrors: (_error, _request, reply) => {
-      void reply.status(404).send(new ApiError('not_found').body)
+      void (reply as FastifyReply).code(404).send(new ApiError('not_found').body)
     },
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>()
