@@ -1,7 +1,7 @@
 // Games: the batch import (create, or upsert on (source, externalId)), reads, patch and cancellation.
 // Each change commits together with its events.
 import type { Kysely, Transaction } from 'kysely'
-import { parseWith } from '../http/validation.js'
+import { parseWith } from '../schemas/parse.js'
 import {
   GameItemInput,
   type Game,
