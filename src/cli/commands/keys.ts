@@ -14,7 +14,7 @@ interface IssueFlags extends DatabaseFlags {
 
 export function keysCommand(): Command {
   const keys = new Command('keys')
-    .summary('issue, list, revoke and grant partner API keys')
+    .summary('issue, list and revoke partner API keys; grant or ungrant leagues')
     .description(
       'Manage partner API keys. A key is bound to a source namespace: it reads and writes only leagues of ' +
         'its source plus leagues granted to it. Keys are shown once, at issuance; only a hash is stored.',
