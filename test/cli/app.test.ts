@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { useCliDatabase } from '../helpers/cli.js'
 import {
-  addMember,
   eventsOf,
   seedClaimedGame,
   seedGame,
   seedLeague,
+  seedMembership,
   seedUser,
-} from '../helpers/payment-fixtures.js'
+} from '../helpers/fixtures.js'
 
 describe('refdesk app', () => {
   const t = useCliDatabase()
@@ -90,9 +90,9 @@ describe('refdesk app', () => {
   it('claim, withdraw and deny go through the same services', async () => {
     const db = (await t.runtime()).deps.db
     const leagueId = await seedLeague(db)
-    const userId = await seedUser(db, 'Ref')
-    await addMember(db, leagueId, userId)
-    const { gameId, positionIds } = await seedGame(db, leagueId, [{ payCents: 1000 }])
+    const userId = await seedUser(db, { name: 'Ref' })
+    await seedMembership(db, leagueId, userId)
+    const { id: gameId, positionIds } = await seedGame(db, leagueId, { positions: [{ payCents: 1000 }] })
     const claimed = await json('claim', gameId, userId, '--position', positionIds[0]!)
     expect(claimed).toMatchObject({
       status: 'claimed',

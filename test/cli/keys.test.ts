@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { uniqueSource } from '../helpers/app.js'
 import { lastLine, useCliDatabase } from '../helpers/cli.js'
-import { seedLeague } from '../helpers/payment-fixtures.js'
+import { seedLeague } from '../helpers/fixtures.js'
 
 describe('refdesk keys', () => {
   const t = useCliDatabase()

@@ -6,7 +6,7 @@ import { ApiError } from '../../src/domain/errors.js'
 import { denyOfficial } from '../../src/domain/officials.js'
 import { listEvents } from '../../src/store/outbox.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
-import { createGame, insertClaim } from '../helpers/fixtures.js'
+import { seedGame } from '../helpers/fixtures.js'
 
 describe('in-app assignment services', () => {
   const t = useTestApp()
@@ -35,7 +35,7 @@ describe('in-app assignment services', () => {
   describe('assignPosition as the app (refdesk app claim)', () => {
     it('claims the first open or the given position and emits position.claimed', async () => {
       const { leagueId, userId } = await setup()
-      const game = await createGame(t.deps, leagueId, { positions: [{}, {}] })
+      const game = await seedGame(t.deps.db, leagueId, { positions: [{}, {}] })
       const first = await assignPosition(t.deps, APP_CALLER, game.id, { userId })
       expect(first.positions.map((p) => [p.status, p.official?.id ?? null])).toEqual([
         ['claimed', userId],
@@ -51,7 +51,7 @@ describe('in-app assignment services', () => {
 
     it('applies the same rules as the partner endpoint', async () => {
       const { p, leagueId, userId } = await setup()
-      const game = await createGame(t.deps, leagueId)
+      const game = await seedGame(t.deps.db, leagueId)
       expect(await codeOf(assignPosition(t.deps, APP_CALLER, 'no-such-game', { userId }))).toBe(
         'game_not_found',
       )
@@ -74,7 +74,7 @@ describe('in-app assignment services', () => {
   describe('withdrawClaim (refdesk app withdraw)', () => {
     it('reopens the position and deletes the claim without an event', async () => {
       const { leagueId, userId } = await setup()
-      const game = await createGame(t.deps, leagueId)
+      const game = await seedGame(t.deps.db, leagueId)
       const positionId = game.positionIds[0]!
       await assignPosition(t.deps, APP_CALLER, game.id, { userId })
       const detail = await withdrawClaim(t.deps, positionId)
@@ -89,11 +89,10 @@ describe('in-app assignment services', () => {
 
     it('cancels instead of reopening in a cancelled game', async () => {
       const { leagueId, userId } = await setup()
-      const game = await createGame(t.deps, leagueId, {
+      const game = await seedGame(t.deps.db, leagueId, {
         status: 'cancelled',
-        positions: [{ status: 'claimed' }],
+        positions: [{ officialId: userId }],
       })
-      await insertClaim(t.deps, game.positionIds[0]!, userId)
       const detail = await withdrawClaim(t.deps, game.positionIds[0]!)
       expect(detail).toMatchObject({
         status: 'cancelled',
@@ -103,7 +102,7 @@ describe('in-app assignment services', () => {
 
     it('answers position_not_found and position_not_claimed', async () => {
       const { leagueId } = await setup()
-      const game = await createGame(t.deps, leagueId, { positions: [{}, { status: 'completed' }] })
+      const game = await seedGame(t.deps.db, leagueId, { positions: [{}, { status: 'completed' }] })
       expect(await codeOf(withdrawClaim(t.deps, 'no-such-position'))).toBe('position_not_found')
       expect(await codeOf(withdrawClaim(t.deps, game.positionIds[0]!))).toBe('position_not_claimed')
       expect(await codeOf(withdrawClaim(t.deps, game.positionIds[1]!))).toBe('position_not_claimed')
@@ -111,7 +110,7 @@ describe('in-app assignment services', () => {
 
     it('a withdrawal racing an unassign of the same claim: exactly one succeeds', async () => {
       const { p, leagueId, userId } = await setup()
-      const game = await createGame(t.deps, leagueId)
+      const game = await seedGame(t.deps.db, leagueId)
       const positionId = game.positionIds[0]!
       await assignPosition(t.deps, APP_CALLER, game.id, { userId })
       const [withdrawn, unassigned] = await Promise.allSettled([
@@ -130,7 +129,7 @@ describe('in-app assignment services', () => {
   describe('denyOfficial (refdesk app deny)', () => {
     it('denies without an event and keeps the official’s claims; a denied official cannot be assigned', async () => {
       const { p, leagueId, userId } = await setup()
-      const game = await createGame(t.deps, leagueId)
+      const game = await seedGame(t.deps.db, leagueId)
       await assignPosition(t.deps, APP_CALLER, game.id, { userId })
       const denied = await denyOfficial(t.deps, leagueId, userId)
       expect(denied).toEqual({
@@ -145,7 +144,7 @@ describe('in-app assignment services', () => {
       })
       expect(await eventNames(leagueId)).toEqual(['official.joined', 'position.claimed'])
       expect((await p.get(`/leagues/${leagueId}/assignments`)).body.data).toHaveLength(1)
-      const next = await createGame(t.deps, leagueId)
+      const next = await seedGame(t.deps.db, leagueId)
       expect(await codeOf(assignPosition(t.deps, APP_CALLER, next.id, { userId }))).toBe(
         'not_a_league_official',
       )
@@ -162,7 +161,7 @@ describe('in-app assignment services', () => {
 
   it('removal racing assigns of the same official leaves no claim behind', async () => {
     const { p, leagueId, userId } = await setup()
-    const games = await Promise.all(Array.from({ length: 5 }, () => createGame(t.deps, leagueId)))
+    const games = await Promise.all(Array.from({ length: 5 }, () => seedGame(t.deps.db, leagueId)))
     await Promise.allSettled([
       ...games.map((g) => assignPosition(t.deps, APP_CALLER, g.id, { userId })),
       p.delete(`/leagues/${leagueId}/officials/${userId}`),

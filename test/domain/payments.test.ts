@@ -7,13 +7,13 @@ import { APP_CALLER } from '../../src/domain/caller.js'
 import type { PaymentStatus } from '../../src/store/tables.js'
 import { useTestApp } from '../helpers/app.js'
 import {
-  addMember,
   eventsOf,
   seedClaimedGame,
   seedGame,
   seedLeague,
+  seedMembership,
   seedUser,
-} from '../helpers/payment-fixtures.js'
+} from '../helpers/fixtures.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -45,13 +45,15 @@ describe('payments domain', () => {
   describe('completeGame', () => {
     it('completes every worked position with one pending payment in the league’s mode and currency', async () => {
       const leagueId = await seedLeague(db(), { paymentMode: 'platform', currency: 'eur' })
-      const [a, b] = [await seedUser(db(), 'Ann'), await seedUser(db(), 'Bob')]
-      for (const id of [a, b]) await addMember(db(), leagueId, id)
-      const { gameId, positionIds } = await seedGame(db(), leagueId, [
-        { payCents: 4500, officialId: a },
-        { status: 'cancelled' },
-        { payCents: 3050, officialId: b },
-      ])
+      const [a, b] = [await seedUser(db(), { name: 'Ann' }), await seedUser(db(), { name: 'Bob' })]
+      for (const id of [a, b]) await seedMembership(db(), leagueId, id)
+      const { id: gameId, positionIds } = await seedGame(db(), leagueId, {
+        positions: [
+          { payCents: 4500, officialId: a },
+          { status: 'cancelled' },
+          { payCents: 3050, officialId: b },
+        ],
+      })
 
       const detail = await completeGame(t.deps, gameId)
 
@@ -94,8 +96,8 @@ describe('payments domain', () => {
     it('refuses a game with an open slot: game_not_claimed, nothing written', async () => {
       const leagueId = await seedLeague(db())
       const official = await seedUser(db())
-      await addMember(db(), leagueId, official)
-      const { gameId } = await seedGame(db(), leagueId, [{ officialId: official }, {}])
+      await seedMembership(db(), leagueId, official)
+      const { id: gameId } = await seedGame(db(), leagueId, { positions: [{ officialId: official }, {}] })
       await expectError(completeGame(t.deps, gameId), 'game_not_claimed')
       expect(await listPayments(t.deps, APP_CALLER, leagueId)).toEqual([])
       expect(await eventsOf(db(), leagueId)).toEqual([])

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { grantLeague } from '../../src/domain/api-keys.js'
 import { denyOfficial } from '../../src/domain/officials.js'
-import { listEvents } from '../../src/store/outbox.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
-import { createGame, insertClaim, insertPayment } from '../helpers/fixtures.js'
+import { eventsOf, seedGame, seedPayment } from '../helpers/fixtures.js'
 
 describe('assignments', () => {
   const t = useTestApp()
@@ -19,9 +18,7 @@ describe('assignments', () => {
   }
 
   async function events(leagueId: string, prefix = 'position.') {
-    return (await listEvents(t.deps.db, leagueId))
-      .filter((e) => e.event.startsWith(prefix))
-      .map((e) => ({ event: e.event, data: JSON.parse(e.data) }))
+    return (await eventsOf(t.deps.db, leagueId)).filter((e) => e.event.startsWith(prefix))
   }
 
   const claimView = (o: { userId: string; name: string; email: string }) => ({
@@ -45,7 +42,7 @@ describe('assignments', () => {
       const p = await t.partner()
       const leagueId = await league(p)
       const ann = await official(p, leagueId, 'ann', { name: 'Ann', email: 'ann@example.com' })
-      const game = await createGame(t.deps, leagueId)
+      const game = await seedGame(t.deps.db, leagueId)
       const res = await p.post(`/games/${game.id}/assign`, { userId: ann.userId })
       expect(res.status).toBe(200)
       expect(res.body).toEqual({
@@ -86,9 +83,9 @@ describe('assignments', () => {
       const leagueId = await league(p)
       const ann = await official(p, leagueId, 'ann')
       const bob = await official(p, leagueId, 'bob')
-      const g1 = await createGame(t.deps, leagueId)
-      const g2 = await createGame(t.deps, leagueId)
-      const g3 = await createGame(t.deps, leagueId)
+      const g1 = await seedGame(t.deps.db, leagueId)
+      const g2 = await seedGame(t.deps.db, leagueId)
+      const g3 = await seedGame(t.deps.db, leagueId)
       const byExternal = await p.post(`/games/${g1.id}/assign`, { externalId: 'ann' })
       expect(byExternal.body.data.positions[0].official.id).toBe(ann.userId)
       const echoed = await p.post(`/games/${g2.id}/assign`, { externalId: 'bob', source: p.source })
@@ -105,7 +102,7 @@ describe('assignments', () => {
         await official(p, leagueId, 'bob'),
         await official(p, leagueId, 'cy'),
       ]
-      const game = await createGame(t.deps, leagueId, {
+      const game = await seedGame(t.deps.db, leagueId, {
         positions: [{ label: 'Referee', status: 'cancelled' }, { label: 'AR1' }, { label: 'AR2' }],
       })
       const first = await p.post(`/games/${game.id}/assign`, { userId: ann.userId })
@@ -128,7 +125,7 @@ describe('assignments', () => {
       const p = await t.partner()
       const leagueId = await league(p)
       const ann = await official(p, leagueId, 'ann')
-      const game = await createGame(t.deps, leagueId, { positions: [{}, {}] })
+      const game = await seedGame(t.deps.db, leagueId, { positions: [{}, {}] })
       const res = await p.post(`/games/${game.id}/assign`, {
         userId: ann.userId,
         positionId: game.positionIds[1],
@@ -152,7 +149,7 @@ describe('assignments', () => {
       const p = await t.partner()
       const leagueId = await league(p)
       await official(p, leagueId, 'ann')
-      const game = await createGame(t.deps, leagueId)
+      const game = await seedGame(t.deps.db, leagueId)
       expect(await p.post(`/games/${game.id}/assign`, body)).toMatchObject({
         status: 400,
         body: { error: code },
@@ -166,7 +163,7 @@ describe('assignments', () => {
       const other = await t.partner()
       const leagueId = await league(p)
       const foreign = await official(other, await league(other), 'ann')
-      const game = await createGame(t.deps, leagueId)
+      const game = await seedGame(t.deps.db, leagueId)
       for (const body of [
         { userId: 'no-such-user' },
         { externalId: 'nobody' },
@@ -187,12 +184,12 @@ describe('assignments', () => {
       const leagueId = await league(owner)
       await grantLeague(t.deps, guest.id, leagueId)
       const guestOfficial = await official(guest, leagueId, 'g1')
-      const game = await createGame(t.deps, leagueId)
+      const game = await seedGame(t.deps.db, leagueId)
       const res = await owner.post(`/games/${game.id}/assign`, { userId: guestOfficial.userId })
       expect(res.status).toBe(200)
       expect(res.body.data.positions[0].official.id).toBe(guestOfficial.userId)
       // By externalId the owner's own source is searched, where g1 does not exist.
-      const again = await createGame(t.deps, leagueId)
+      const again = await seedGame(t.deps.db, leagueId)
       expect((await owner.post(`/games/${again.id}/assign`, { externalId: 'g1' })).body).toEqual({
         error: 'official_not_found',
       })
@@ -205,7 +202,7 @@ describe('assignments', () => {
       const denied = await official(p, leagueId, 'denied')
       await denyOfficial(t.deps, leagueId, denied.userId)
       const elsewhere = await official(p, await league(p, 'Other'), 'elsewhere')
-      const game = await createGame(t.deps, leagueId)
+      const game = await seedGame(t.deps.db, leagueId)
       for (const body of [
         { userId: pending.userId },
         { externalId: 'denied' },
@@ -227,16 +224,15 @@ describe('assignments', () => {
       const leagueId = await league(p)
       const ann = await official(p, leagueId, 'ann')
       const bob = await official(p, leagueId, 'bob')
-      const game = await createGame(t.deps, leagueId, {
-        positions: [{ status: 'claimed' }, { status: 'completed' }, { status: 'cancelled' }],
+      const game = await seedGame(t.deps.db, leagueId, {
+        positions: [{ officialId: bob.userId }, { status: 'completed' }, { status: 'cancelled' }],
       })
-      await insertClaim(t.deps, game.positionIds[0]!, bob.userId)
-      const elsewhere = await createGame(t.deps, leagueId)
-      const cancelledGame = await createGame(t.deps, leagueId, {
+      const elsewhere = await seedGame(t.deps.db, leagueId)
+      const cancelledGame = await seedGame(t.deps.db, leagueId, {
         status: 'cancelled',
         positions: [{ status: 'cancelled' }],
       })
-      const emptyGame = await createGame(t.deps, leagueId, {
+      const emptyGame = await seedGame(t.deps.db, leagueId, {
         status: 'completed',
         positions: [{ status: 'completed' }, { status: 'cancelled' }],
       })
@@ -270,7 +266,7 @@ describe('assignments', () => {
       const leagueId = await league(owner)
       const ann = await official(owner, leagueId, 'ann')
       await official(other, await league(other), 'ann')
-      const game = await createGame(t.deps, leagueId)
+      const game = await seedGame(t.deps.db, leagueId)
       for (const gameId of [game.id, 'no-such-game']) {
         for (const body of [{ userId: ann.userId }, { externalId: 'ann' }]) {
           expect(await other.post(`/games/${gameId}/assign`, body)).toMatchObject({
@@ -288,7 +284,7 @@ describe('assignments', () => {
         const leagueId = await league(p)
         const officials = []
         for (let i = 0; i < 50; i++) officials.push(await official(p, leagueId, `ref-${i}`))
-        const game = await createGame(t.deps, leagueId)
+        const game = await seedGame(t.deps.db, leagueId)
         const positionId = game.positionIds[0]!
         const replies = await Promise.all(
           officials.map((o) =>
@@ -311,7 +307,7 @@ describe('assignments', () => {
       const p = await t.partner()
       const leagueId = await league(p)
       const ann = await official(p, leagueId, 'ann', { name: 'Ann' })
-      const game = await createGame(t.deps, leagueId)
+      const game = await seedGame(t.deps.db, leagueId)
       const positionId = game.positionIds[0]!
       const assigned = (await p.post(`/games/${game.id}/assign`, { userId: ann.userId })).body.data
       const res = await p.delete(`/games/${game.id}/assign?positionId=${positionId}`)
@@ -336,12 +332,11 @@ describe('assignments', () => {
       const p = await t.partner()
       const leagueId = await league(p)
       const ann = await official(p, leagueId, 'ann')
-      const game = await createGame(t.deps, leagueId, {
+      const game = await seedGame(t.deps.db, leagueId, {
         status: 'cancelled',
-        positions: [{ status: 'claimed' }],
+        positions: [{ officialId: ann.userId }],
       })
       const positionId = game.positionIds[0]!
-      await insertClaim(t.deps, positionId, ann.userId)
       const res = await p.delete(`/games/${game.id}/assign?positionId=${positionId}`)
       expect(res.status).toBe(200)
       expect(res.body.data).toMatchObject({
@@ -359,9 +354,10 @@ describe('assignments', () => {
       const other = await t.partner()
       const leagueId = await league(owner)
       const ann = await official(owner, leagueId, 'ann')
-      const game = await createGame(t.deps, leagueId, { positions: [{}, { status: 'completed' }] })
-      const elsewhere = await createGame(t.deps, leagueId)
-      await insertClaim(t.deps, game.positionIds[1]!, ann.userId)
+      const game = await seedGame(t.deps.db, leagueId, {
+        positions: [{}, { status: 'completed', officialId: ann.userId }],
+      })
+      const elsewhere = await seedGame(t.deps.db, leagueId)
       await owner.post(`/games/${elsewhere.id}/assign`, { userId: ann.userId })
       const before = await events(leagueId)
       const cases: [Partner, string, number, string][] = [
@@ -396,29 +392,27 @@ describe('assignments', () => {
       const leagueId = await league(p)
       const ann = await official(p, leagueId, 'ann', { name: 'Ann', email: 'ann@example.com' })
       const bob = await official(p, leagueId, 'bob', { name: 'Bob' })
-      const late = await createGame(t.deps, leagueId, {
+      const late = await seedGame(t.deps.db, leagueId, {
         startsAt: '2030-03-01T10:00:00.000Z',
         positions: [{}, {}],
       })
-      const early = await createGame(t.deps, leagueId, {
+      const early = await seedGame(t.deps.db, leagueId, {
         startsAt: '2030-01-01T10:00:00.000Z',
         status: 'completed',
-        positions: [{ status: 'completed', payCents: 4550 }],
+        positions: [{ status: 'completed', payCents: 4550, officialId: ann.userId }],
       })
-      const noShow = await createGame(t.deps, leagueId, {
+      const noShow = await seedGame(t.deps.db, leagueId, {
         startsAt: '2030-02-01T10:00:00.000Z',
         status: 'completed',
-        positions: [{ status: 'cancelled' }],
+        positions: [{ status: 'cancelled', officialId: bob.userId }],
       })
-      await createGame(t.deps, leagueId, { startsAt: '2029-01-01T10:00:00.000Z' })
-      await insertClaim(t.deps, early.positionIds[0]!, ann.userId)
-      const paymentId = await insertPayment(t.deps, {
+      await seedGame(t.deps.db, leagueId, { startsAt: '2029-01-01T10:00:00.000Z' })
+      const paymentId = await seedPayment(t.deps.db, {
         positionId: early.positionIds[0]!,
         officialId: ann.userId,
         leagueId,
         amountCents: 4550,
       })
-      await insertClaim(t.deps, noShow.positionIds[0]!, bob.userId)
       await p.post(`/games/${late.id}/assign`, { userId: bob.userId, positionId: late.positionIds[1] })
       await p.post(`/games/${late.id}/assign`, { userId: ann.userId })
 

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { newId } from '../../src/domain/clock.js'
 import { grantLeague } from '../../src/domain/api-keys.js'
-import { listEvents } from '../../src/store/outbox.js'
 import type { PositionStatus } from '../../src/store/tables.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
+import { eventsOf, seedPayment, seedPosition, seedUser } from '../helpers/fixtures.js'
 
 const startsAt = (hour: number) => `2026-05-01T${String(hour).padStart(2, '0')}:00:00.000Z`
 
@@ -14,9 +13,7 @@ describe('games', () => {
     return (await p.post('/leagues', { name })).body.data.id
   }
 
-  async function events(leagueId: string) {
-    return (await listEvents(t.deps.db, leagueId)).map((e) => ({ event: e.event, data: JSON.parse(e.data) }))
-  }
+  const events = (leagueId: string) => eventsOf(t.deps.db, leagueId)
 
   async function postGames(p: Partner, leagueId: string, games: unknown[]) {
     return p.post(`/leagues/${leagueId}/games`, { games })
@@ -25,56 +22,15 @@ describe('games', () => {
   /** Adds a position to a game in the given state, with a claim (and a payment when completed). */
   async function addWorkedPosition(gameId: string, leagueId: string, status: PositionStatus) {
     const db = t.deps.db
-    const at = new Date().toISOString()
-    const userId = newId()
-    const positionId = newId()
-    await db
-      .insertInto('users')
-      .values({
-        id: userId,
-        source: 'fixture',
-        external_id: null,
-        email: `${userId}@example.test`,
-        name: 'Ref',
-        created_at: at,
-        updated_at: at,
-      })
-      .execute()
-    await db
-      .insertInto('positions')
-      .values({
-        id: positionId,
-        game_id: gameId,
-        label: status,
-        pay_cents: 5000,
-        status,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute()
-    await db
-      .insertInto('claims')
-      .values({ id: newId(), position_id: positionId, user_id: userId, status: 'confirmed', created_at: at })
-      .execute()
+    const userId = await seedUser(db, { name: 'Ref', source: 'fixture' })
+    const positionId = await seedPosition(db, gameId, {
+      label: status,
+      payCents: 5000,
+      status,
+      officialId: userId,
+    })
     if (status === 'completed') {
-      await db
-        .insertInto('payments')
-        .values({
-          id: newId(),
-          position_id: positionId,
-          official_id: userId,
-          league_id: leagueId,
-          amount_cents: 5000,
-          currency: 'usd',
-          mode: 'offline',
-          status: 'pending',
-          paid_at: null,
-          failure_code: null,
-          failure_message: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute()
+      await seedPayment(db, { positionId, officialId: userId, leagueId, amountCents: 5000 })
     }
     return { positionId, userId }
   }

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { denyOfficial } from '../../src/domain/officials.js'
-import { listEvents } from '../../src/store/outbox.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
-import { createGame, insertClaim } from '../helpers/fixtures.js'
+import { eventsOf, seedGame } from '../helpers/fixtures.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -13,9 +12,7 @@ describe('officials', () => {
     return (await p.post('/leagues', { name })).body.data.id
   }
 
-  async function events(leagueId: string) {
-    return (await listEvents(t.deps.db, leagueId)).map((e) => ({ event: e.event, data: JSON.parse(e.data) }))
-  }
+  const events = (leagueId: string) => eventsOf(t.deps.db, leagueId)
 
   it('adds an official with a synthesized placeholder email and an empty name', async () => {
     const p = await t.partner()
@@ -177,18 +174,16 @@ describe('officials', () => {
     const official = (await p.post(`/leagues/${leagueId}/officials`, { externalId: 'ref-1', name: 'Ann' }))
       .body.data
     const other = (await p.post(`/leagues/${leagueId}/officials`, { externalId: 'ref-2' })).body.data
-    const open = await createGame(t.deps, leagueId, { startsAt: '2030-01-01T10:00:00.000Z' })
-    const othersGame = await createGame(t.deps, leagueId, { startsAt: '2030-01-02T10:00:00.000Z' })
-    const cancelled = await createGame(t.deps, leagueId, {
+    const open = await seedGame(t.deps.db, leagueId, { startsAt: '2030-01-01T10:00:00.000Z' })
+    const othersGame = await seedGame(t.deps.db, leagueId, { startsAt: '2030-01-02T10:00:00.000Z' })
+    const cancelled = await seedGame(t.deps.db, leagueId, {
       status: 'cancelled',
-      positions: [{ status: 'claimed' }],
+      positions: [{ officialId: official.userId }],
     })
-    const worked = await createGame(t.deps, leagueId, {
+    const worked = await seedGame(t.deps.db, leagueId, {
       status: 'completed',
-      positions: [{ status: 'completed' }],
+      positions: [{ status: 'completed', officialId: official.userId }],
     })
-    await insertClaim(t.deps, cancelled.positionIds[0]!, official.userId)
-    await insertClaim(t.deps, worked.positionIds[0]!, official.userId)
     expect((await p.post(`/games/${open.id}/assign`, { userId: official.userId })).status).toBe(200)
     expect((await p.post(`/games/${othersGame.id}/assign`, { userId: other.userId })).status).toBe(200)
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { grantLeague } from '../../src/domain/api-keys.js'
 import { completeGame, markPaid } from '../../src/domain/payments.js'
 import { useTestApp } from '../helpers/app.js'
-import { seedClaimedGame } from '../helpers/payment-fixtures.js'
+import { seedClaimedGame } from '../helpers/fixtures.js'
 
 describe('GET /leagues/{leagueId}/payments', () => {
   const t = useTestApp()

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { newId, nowIso } from '../../src/domain/clock.js'
+import { newId } from '../../src/domain/clock.js'
 import { openDatabase } from '../../src/store/database.js'
 import { isUniqueViolation } from '../../src/store/errors.js'
 import { testDatabaseUrl, useTestApp } from '../helpers/app.js'
+import { seedClaim, seedGame, seedLeague, seedUser } from '../helpers/fixtures.js'
 
 describe('schema', () => {
   const t = useTestApp()
@@ -16,76 +17,15 @@ describe('schema', () => {
 
   it('enforces one claim per position and unique (source, externalId)', async () => {
     const db = t.deps.db
-    const at = nowIso()
-    const user = {
-      id: newId(),
-      source: 's',
-      external_id: `u-${newId()}`,
-      email: 'e',
-      name: 'n',
-      created_at: at,
-      updated_at: at,
-    }
-    await db.insertInto('users').values(user).execute()
-    const duplicate = db
-      .insertInto('users')
-      .values({ ...user, id: newId() })
-      .execute()
-    await expect(duplicate).rejects.toSatisfy(isUniqueViolation)
+    const user = { source: 's', externalId: `u-${newId()}` }
+    const userId = await seedUser(db, user)
+    await expect(seedUser(db, user)).rejects.toSatisfy(isUniqueViolation)
 
-    const league = {
-      id: newId(),
-      source: 's',
-      external_id: null,
-      name: 'L',
-      payment_mode: 'offline' as const,
-      currency: 'usd',
-      organizer_id: user.id,
-      created_at: at,
-      updated_at: at,
-    }
-    await db
-      .insertInto('leagues')
-      .values([league, { ...league, id: newId() }])
-      .execute()
-    const game = {
-      id: newId(),
-      league_id: league.id,
-      source: 's',
-      external_id: null,
-      sport: '',
-      starts_at: at,
-      location: '',
-      latitude: null,
-      longitude: null,
-      status: 'open' as const,
-      created_at: at,
-      updated_at: at,
-    }
-    await db.insertInto('games').values(game).execute()
-    const position = {
-      id: newId(),
-      game_id: game.id,
-      label: 'Official',
-      pay_cents: 0,
-      status: 'open' as const,
-      created_at: at,
-      updated_at: at,
-    }
-    await db.insertInto('positions').values(position).execute()
-    const claim = {
-      id: newId(),
-      position_id: position.id,
-      user_id: user.id,
-      status: 'confirmed' as const,
-      created_at: at,
-    }
-    await db.insertInto('claims').values(claim).execute()
-    await expect(
-      db
-        .insertInto('claims')
-        .values({ ...claim, id: newId() })
-        .execute(),
-    ).rejects.toSatisfy(isUniqueViolation)
+    // Leagues without an external id never collide.
+    const leagueId = await seedLeague(db, { source: 's', organizerId: userId })
+    await seedLeague(db, { source: 's', organizerId: userId })
+    const { positionIds } = await seedGame(db, leagueId)
+    await seedClaim(db, positionIds[0]!, userId)
+    await expect(seedClaim(db, positionIds[0]!, userId)).rejects.toSatisfy(isUniqueViolation)
   })
 })
