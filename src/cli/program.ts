@@ -5,6 +5,7 @@ import { appCommand } from './commands/app.js'
 import { keysCommand } from './commands/keys.js'
 import { migrateCommand } from './commands/migrate.js'
 import { serveCommand } from './commands/serve.js'
+import { workerCommand } from './commands/worker.js'
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
   version: string
@@ -16,6 +17,7 @@ Environment:
   PORT, HOST    serve's listen address when --port / --host are not given
   LOG_LEVEL     serve's log level: fatal, error, warn, info (default), debug, trace
                 (debug or trace also print stack traces when a command fails)
+  REFDESK_WEBHOOK_*  webhook delivery settings (see \`refdesk worker --help\`)
 
 Examples:
   refdesk migrate --database file:/var/lib/refdesk/refdesk.sqlite
@@ -37,6 +39,7 @@ export function buildProgram(): Command {
     )
     .addHelpText('after', EPILOGUE)
     .addCommand(serveCommand())
+    .addCommand(workerCommand())
     .addCommand(migrateCommand())
     .addCommand(keysCommand())
     .addCommand(appCommand())

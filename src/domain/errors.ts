@@ -31,6 +31,9 @@ export const ERROR_STATUS = {
   invalid_email: 400,
   invalid_userId: 400,
   invalid_positionId: 400,
+  invalid_url: 400,
+  invalid_events: 400,
+  invalid_limit: 400,
 
   not_found: 404,
   league_not_found: 404,

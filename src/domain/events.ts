@@ -7,6 +7,7 @@ import type { Payment } from '../schemas/payments.js'
 import * as outbox from '../store/outbox.js'
 import type { Db } from '../store/tables.js'
 import { newId, nowIso } from './clock.js'
+import { fanOut } from './webhook-endpoints.js'
 
 export const EVENT_NAMES = [
   'game.created',
@@ -63,14 +64,13 @@ export function domainEvent<N extends EventName>(
 export async function recordEvents(trx: Transaction<Db>, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return
   const createdAt = nowIso()
-  await outbox.appendEvents(
-    trx,
-    events.map((e) => ({
-      id: `evt_${newId()}`,
-      event: e.event,
-      league_id: e.leagueId,
-      data: JSON.stringify(e.data),
-      created_at: createdAt,
-    })),
-  )
+  const rows = events.map((e) => ({
+    id: `evt_${newId()}`,
+    event: e.event,
+    league_id: e.leagueId,
+    data: JSON.stringify(e.data),
+    created_at: createdAt,
+  }))
+  await outbox.appendEvents(trx, rows)
+  await fanOut(trx, rows)
 }

@@ -19,6 +19,7 @@ import { indexRoutes, type EndpointList } from './routes/index.js'
 import { leagueRoutes } from './routes/leagues.js'
 import { officialRoutes } from './routes/officials.js'
 import { paymentRoutes } from './routes/payments.js'
+import { webhookRoutes } from './routes/webhooks.js'
 import { validatorCompiler } from './validation.js'
 
 export const API_PREFIX = '/api/v1'
@@ -90,7 +91,14 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       installAuth(v1, options.deps)
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
       await v1.register(indexRoutes, { endpoints })
-      for (const routes of [leagueRoutes, gameRoutes, officialRoutes, assignmentRoutes, paymentRoutes]) {
+      for (const routes of [
+        leagueRoutes,
+        gameRoutes,
+        officialRoutes,
+        assignmentRoutes,
+        paymentRoutes,
+        webhookRoutes,
+      ]) {
         await v1.register(routes, { deps: options.deps })
       }
     },

@@ -126,6 +126,48 @@ export interface OutboxEventsTable {
   created_at: Time
 }
 
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed'
+
+export interface WebhookEndpointsTable {
+  seq: Generated<number>
+  id: string
+  source: string
+  /** The registering key: its grants widen the endpoint's scope. */
+  key_id: string
+  url: string
+  /** JSON array of event names; empty means every event. */
+  events: string
+  secret: string
+  created_at: Time
+}
+
+export interface WebhookDeliveriesTable {
+  seq: Generated<number>
+  id: string
+  endpoint_id: string
+  event_id: string
+  event: string
+  status: DeliveryStatus
+  attempts: number
+  last_status_code: number | null
+  last_error: string | null
+  created_at: Time
+  last_attempt_at: Time | null
+  next_attempt_at: Time | null
+  delivered_at: Time | null
+  lease_owner: string | null
+  lease_until: Time | null
+}
+
+export interface WebhookAttemptsTable {
+  seq: Generated<number>
+  delivery_id: string
+  attempted_at: Time
+  status_code: number | null
+  error: string | null
+  duration_ms: number
+}
+
 export interface Db {
   users: UsersTable
   api_keys: ApiKeysTable
@@ -137,6 +179,9 @@ export interface Db {
   claims: ClaimsTable
   payments: PaymentsTable
   outbox_events: OutboxEventsTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -152,3 +197,8 @@ export type ClaimRow = Selectable<ClaimsTable>
 export type PaymentRow = Selectable<PaymentsTable>
 export type OutboxEventRow = Selectable<OutboxEventsTable>
 export type NewOutboxEvent = Insertable<OutboxEventsTable>
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>
+export type NewWebhookEndpoint = Insertable<WebhookEndpointsTable>
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>
+export type NewDelivery = Insertable<WebhookDeliveriesTable>
+export type NewAttempt = Insertable<WebhookAttemptsTable>

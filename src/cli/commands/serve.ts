@@ -7,6 +7,8 @@ import { loadConfig, type ConfigFlags } from '../../config.js'
 import type { App } from '../../http/server.js'
 import { describeDatabase } from '../output.js'
 import { databaseOption } from '../runtime.js'
+import { startDispatcher, type Dispatcher } from '../../webhooks/dispatcher.js'
+import { WEBHOOK_ENVIRONMENT } from './worker.js'
 
 // Credentials never reach the log, whichever serializer ends up printing request or response headers.
 const REDACTED = [
@@ -35,16 +37,17 @@ export function serveCommand(): Command {
     .addOption(databaseOption())
     .option(
       '--no-worker',
-      'reserved: do not run the webhook dispatcher in this process (accepted now; the dispatcher is not ' +
-        'built yet, so nothing runs either way)',
+      'do not run the webhook dispatcher in this process (run `refdesk worker` processes instead)',
     )
+    .addHelpText('after', WEBHOOK_ENVIRONMENT)
     .action(serve)
 }
 
-async function serve(flags: ConfigFlags): Promise<void> {
+async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
   const config = loadConfig({ flags })
   const runtime = await openRuntime(config.databaseUrl)
   let app: App | undefined
+  let dispatcher: Dispatcher | undefined
   let draining = false
   try {
     app = await buildHttp(runtime, loggerOptions(config.logLevel))
@@ -54,8 +57,17 @@ async function serve(flags: ConfigFlags): Promise<void> {
       if (draining) reply.header('connection', 'close')
     })
     await app.listen({ port: config.port, host: config.host })
+    if (flags.worker !== false) {
+      dispatcher = startDispatcher({
+        db: runtime.deps.db,
+        settings: config.webhooks,
+        databaseUrl: config.databaseUrl,
+        log: app.log,
+      })
+    }
   } catch (error) {
     await app?.close()
+    await dispatcher?.stop()
     await runtime.close()
     throw error
   }
@@ -63,7 +75,12 @@ async function serve(flags: ConfigFlags): Promise<void> {
   const address = started.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : config.port
   started.log.info(
-    { host: config.host, port, database: describeDatabase(config.databaseUrl) },
+    {
+      host: config.host,
+      port,
+      database: describeDatabase(config.databaseUrl),
+      worker: dispatcher !== undefined,
+    },
     `refdesk listening on http://${config.host}:${port}`,
   )
   const stop = (signal: NodeJS.Signals) => {
@@ -75,6 +92,7 @@ async function serve(flags: ConfigFlags): Promise<void> {
     started.log.info({ signal }, 'shutting down: draining in-flight requests')
     started
       .close()
+      .then(() => dispatcher?.stop())
       .then(() => runtime.close())
       .then(
         () => started.log.info('stopped'),

@@ -1,0 +1,222 @@
+// Delivery rows and their attempts. Leases let any number of dispatchers share the table: a row is due
+// when pending, its next attempt time has come and no live lease holds it.
+import { sql, type Kysely, type Transaction } from 'kysely'
+import { isPostgres } from './dialect.js'
+import type { Db, DeliveryRow, NewAttempt, NewDelivery } from './tables.js'
+
+const INSERT_CHUNK = 500
+
+export async function insertDeliveries(trx: Transaction<Db>, rows: readonly NewDelivery[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .execute()
+  }
+}
+
+export function listDeliveries(db: Kysely<Db>, endpointId: string, limit: number): Promise<DeliveryRow[]> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .execute()
+}
+
+export interface LeaseRequest {
+  owner: string
+  now: string
+  until: string
+  limit: number
+  /** At most this many rows per endpoint… */
+  perEndpoint: number
+  /** …minus what this dispatcher already has in flight there. */
+  busy: ReadonlyMap<string, number>
+}
+
+/** Leases up to `limit` due deliveries, oldest due first; no two dispatchers get the same row. */
+export async function leaseDue(db: Kysely<Db>, req: LeaseRequest): Promise<DeliveryRow[]> {
+  if (req.limit <= 0) return []
+  if (isPostgres(db)) {
+    // The ranking subquery reads a snapshot; the conditions are checked again on the locked row version,
+    // so a row another dispatcher leased meanwhile is passed over rather than leased twice.
+    const locked = db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('id', 'in', dueIds(db, req))
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', req.now)]))
+      .forUpdate()
+      .skipLocked()
+    return db
+      .updateTable('webhook_deliveries')
+      .set({ lease_owner: req.owner, lease_until: req.until })
+      .where('id', 'in', locked)
+      .returningAll()
+      .execute()
+  }
+  // SQLite transactions begin IMMEDIATE: the select and the conditional update run under the write lock.
+  return db.transaction().execute(async (trx) => {
+    const ids = (await dueIds(trx, req).execute()).map((r) => r.id)
+    if (ids.length === 0) return []
+    return trx
+      .updateTable('webhook_deliveries')
+      .set({ lease_owner: req.owner, lease_until: req.until })
+      .where('id', 'in', ids)
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', req.now)]))
+      .returningAll()
+      .execute()
+  })
+}
+
+// Ranking due rows within each endpoint caps the lease at each endpoint's free slots, so a busy endpoint's
+// backlog is neither leased nor handed back.
+function dueIds(db: Kysely<Db>, req: LeaseRequest) {
+  const saturated = [...req.busy].filter(([, n]) => n >= req.perEndpoint).map(([id]) => id)
+  const partial = [...req.busy].filter(([, n]) => n < req.perEndpoint)
+  const room =
+    partial.length === 0
+      ? sql.lit(req.perEndpoint)
+      : sql`case ${sql.join(
+          partial.map(([id, n]) => sql`when r.endpoint_id = ${id} then ${sql.lit(req.perEndpoint - n)}`),
+          sql` `,
+        )} else ${sql.lit(req.perEndpoint)} end`
+  let due = db
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'endpoint_id', 'next_attempt_at', 'seq'])
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', req.now)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', req.now)]))
+  if (saturated.length > 0) due = due.where('endpoint_id', 'not in', saturated)
+  // Ranking only the earliest rows keeps the lease cheap under a large backlog; an endpoint that fills
+  // them reaches its bound and is skipped next time, which lets the others through.
+  const earliest = due
+    .orderBy('next_attempt_at')
+    .orderBy('seq')
+    .limit(req.limit * req.perEndpoint)
+  const ranked = db
+    .selectFrom(earliest.as('e'))
+    .selectAll()
+    .select(
+      sql<number>`row_number() over (partition by endpoint_id order by next_attempt_at, seq)`.as('rank'),
+    )
+  return db
+    .selectFrom(ranked.as('r'))
+    .select('r.id')
+    .where(sql<boolean>`r.rank <= ${room}`)
+    .orderBy('r.next_attempt_at')
+    .orderBy('r.seq')
+    .limit(req.limit)
+}
+
+export interface DeliveryJob {
+  id: string
+  endpointId: string
+  attempts: number
+  url: string
+  secret: string
+  eventId: string
+  event: string
+  createdAt: string
+  data: string
+}
+
+export async function loadJobs(db: Kysely<Db>, ids: readonly string[]): Promise<DeliveryJob[]> {
+  if (ids.length === 0) return []
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .innerJoin('outbox_events as o', 'o.id', 'd.event_id')
+    .select([
+      'd.id',
+      'd.endpoint_id as endpointId',
+      'd.attempts',
+      'e.url',
+      'e.secret',
+      'o.id as eventId',
+      'o.event',
+      'o.created_at as createdAt',
+      'o.data',
+    ])
+    .where('d.id', 'in', ids)
+    .execute()
+}
+
+export interface AttemptOutcome {
+  owner: string
+  attempt: NewAttempt
+  status: DeliveryRow['status']
+  attempts: number
+  nextAttemptAt: string | null
+  deliveredAt: string | null
+}
+
+/**
+ * Records finished attempts in one transaction (group commit), each only while its dispatcher still holds
+ * the lease. Answers, per outcome, whether it was recorded.
+ */
+export async function recordAttempts(
+  db: Kysely<Db>,
+  outcomes: readonly AttemptOutcome[],
+): Promise<boolean[]> {
+  return db.transaction().execute(async (trx) => {
+    const recorded: boolean[] = []
+    for (const outcome of outcomes) {
+      const updated = await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: outcome.status,
+          attempts: outcome.attempts,
+          last_status_code: outcome.attempt.status_code ?? null,
+          last_error: outcome.attempt.error ?? null,
+          last_attempt_at: outcome.attempt.attempted_at,
+          next_attempt_at: outcome.nextAttemptAt,
+          delivered_at: outcome.deliveredAt,
+          lease_owner: null,
+          lease_until: null,
+        })
+        .where('id', '=', outcome.attempt.delivery_id)
+        .where('lease_owner', '=', outcome.owner)
+        .executeTakeFirst()
+      const ok = updated.numUpdatedRows > 0n
+      if (ok) await trx.insertInto('webhook_attempts').values(outcome.attempt).execute()
+      recorded.push(ok)
+    }
+    return recorded
+  })
+}
+
+/** Gives leased rows back untouched (shutdown, or an endpoint already at its bound). */
+export async function releaseLeases(db: Kysely<Db>, owner: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ lease_owner: null, lease_until: null })
+    .where('id', 'in', ids)
+    .where('lease_owner', '=', owner)
+    .execute()
+}
+
+/** Pushes a leased, not yet attempted delivery to a later time (the schedule's first delay). */
+export async function postpone(db: Kysely<Db>, owner: string, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: at, lease_owner: null, lease_until: null })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .execute()
+}
+
+/** The earliest time a pending delivery becomes due, to time the next wake-up. */
+export async function nextDueAt(db: Kysely<Db>): Promise<string | null> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select(sql<string | null>`min(next_attempt_at)`.as('at'))
+    .where('status', '=', 'pending')
+    .where('lease_until', 'is', null)
+    .executeTakeFirst()
+  return row?.at ?? null
+}

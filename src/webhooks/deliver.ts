@@ -1,0 +1,90 @@
+// One delivery attempt: POST the signed envelope, success = 2xx within the timeout. Redirects are not
+// followed (undici never follows without an interceptor). Failures are named by class, never by message,
+// so no partner-controlled text or secret ends up in the delivery record.
+import { Agent } from 'undici'
+import {
+  AddressRefusedError,
+  guardedLookup,
+  literalAddress,
+  refusalReason,
+  type AddressPolicy,
+} from './address-guard.js'
+import { envelopeBody, signedHeaders, type Envelope } from './sign.js'
+
+export interface TransportOptions {
+  policy: AddressPolicy
+  timeoutMs: number
+  /** Sockets per endpoint origin. */
+  connectionsPerOrigin: number
+  /** Trust these CAs instead of the default store (in-process tests; processes use NODE_EXTRA_CA_CERTS). */
+  ca?: string | Buffer
+}
+
+export function createAgent(options: TransportOptions): Agent {
+  return new Agent({
+    connections: options.connectionsPerOrigin,
+    keepAliveTimeout: 30_000,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connect: {
+      lookup: guardedLookup(options.policy),
+      timeout: options.timeoutMs,
+      ...(options.ca !== undefined && { ca: options.ca }),
+    },
+  })
+}
+
+export interface AttemptResult {
+  ok: boolean
+  statusCode: number | null
+  error: string | null
+}
+
+const RESPONSE_BODY_LIMIT = 64 * 1024
+
+export async function attempt(
+  agent: Agent,
+  options: Pick<TransportOptions, 'policy' | 'timeoutMs'>,
+  target: { url: string; secret: string },
+  envelope: Envelope,
+  signal?: AbortSignal,
+): Promise<AttemptResult> {
+  const url = new URL(target.url)
+  const literal = literalAddress(url.hostname)
+  const refused = literal === undefined ? null : refusalReason(literal, options.policy)
+  if (refused !== null) return { ok: false, statusCode: null, error: `address_refused:${refused}` }
+  const body = envelopeBody(envelope)
+  const timeout = AbortSignal.timeout(options.timeoutMs)
+  try {
+    const response = await agent.request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers: signedHeaders(target.secret, envelope.id, body),
+      body,
+      signal: signal === undefined ? timeout : AbortSignal.any([timeout, signal]),
+    })
+    await response.body.dump({ limit: RESPONSE_BODY_LIMIT }).catch(() => undefined)
+    const ok = response.statusCode >= 200 && response.statusCode < 300
+    return { ok, statusCode: response.statusCode, error: ok ? null : 'http_status' }
+  } catch (error) {
+    return { ok: false, statusCode: null, error: timeout.aborted ? 'timeout' : errorClass(error) }
+  }
+}
+
+const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_CERT)/
+
+export function errorClass(error: unknown): string {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof AddressRefusedError) return `address_refused:${e.reason}`
+    const code = (e as { code?: unknown }).code
+    if (typeof code !== 'string') continue
+    if (code === 'ECONNREFUSED') return 'connection_refused'
+    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return 'connection_reset'
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return 'dns_error'
+    if (code.endsWith('TIMEOUT') || code === 'ETIMEDOUT') return 'timeout'
+    if (TLS_CODE.test(code)) return 'tls_error'
+    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'unreachable'
+  }
+  return 'network_error'
+}

@@ -1,0 +1,99 @@
+// A real HTTPS receiver on 127.0.0.1 with a certificate from the test CA (fixtures/). Its behaviour is
+// scripted per request: a status code, a connection reset, or a hang (never answers).
+import { readFileSync } from 'node:fs'
+import type { ServerResponse } from 'node:http'
+import { createServer, type Server } from 'node:https'
+import type { AddressInfo, Socket } from 'node:net'
+import { vi } from 'vitest'
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url))
+export const CA = fixture('ca.crt')
+export const CA_PATH = new URL('./fixtures/ca.crt', import.meta.url).pathname
+
+export type Behaviour = number | 'reset' | 'hang'
+
+export interface Received {
+  path: string
+  headers: Record<string, string>
+  body: string
+  json: { id: string; event: string; createdAt: string; data: any }
+  receivedAt: number
+}
+
+export interface Receiver {
+  url: string
+  received: Received[]
+  /** Requests whose answer was a 2xx. */
+  accepted(): Received[]
+  /** Next behaviours, one per request in order; afterwards `fallback`. */
+  script(...next: Behaviour[]): void
+  fallback: Behaviour
+  /** Answers every request held by 'hang' so far. */
+  answerHung(status: number): void
+  waitForAccepted(n: number): Promise<Received[]>
+  close(): Promise<void>
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const queue: Behaviour[] = []
+  const acceptedSet = new WeakSet<Received>()
+  const sockets = new Set<Socket>()
+  const hung: { entry: Received; res: ServerResponse }[] = []
+  const receiver: Receiver = {
+    url: '',
+    received: [],
+    fallback: 204,
+    accepted: () => receiver.received.filter((r) => acceptedSet.has(r)),
+    answerHung: (status) => {
+      for (const { entry, res } of hung.splice(0)) {
+        if (status >= 200 && status < 300) acceptedSet.add(entry)
+        res.writeHead(status).end()
+      }
+    },
+    script: (...next) => void queue.push(...next),
+    waitForAccepted: (n) =>
+      vi.waitFor(
+        () => {
+          const got = receiver.accepted()
+          if (got.length < n) throw new Error(`${got.length}/${n} accepted`)
+          return got
+        },
+        { timeout: 20_000, interval: 20 },
+      ),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      }),
+  }
+  const server: Server = createServer(
+    { key: fixture('server.key'), cert: fixture('server.crt') },
+    (req, res) => {
+      const chunks: Buffer[] = []
+      req.on('data', (c: Buffer) => chunks.push(c))
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8')
+        const entry: Received = {
+          path: req.url ?? '',
+          headers: req.headers as Record<string, string>,
+          body,
+          json: JSON.parse(body),
+          receivedAt: performance.now(),
+        }
+        receiver.received.push(entry)
+        const behaviour = queue.shift() ?? receiver.fallback
+        if (behaviour === 'reset') return req.socket.destroy()
+        if (behaviour === 'hang') return void hung.push({ entry, res })
+        if (behaviour >= 200 && behaviour < 300) acceptedSet.add(entry)
+        res.writeHead(behaviour, behaviour === 302 ? { location: 'https://127.0.0.1/elsewhere' } : {}).end()
+      })
+    },
+  )
+  server.on('secureConnection', (s: Socket) => {
+    sockets.add(s)
+    s.on('close', () => sockets.delete(s))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  receiver.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
+  return receiver
+}
