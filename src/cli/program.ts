@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { Command } from 'commander'
 import { appCommand } from './commands/app.js'
 import { keysCommand } from './commands/keys.js'
+import { mcpCommand } from './commands/mcp.js'
 import { migrateCommand } from './commands/migrate.js'
 import { serveCommand } from './commands/serve.js'
 import { workerCommand } from './commands/worker.js'
@@ -25,6 +26,7 @@ Examples:
   refdesk keys issue --source acme --name "Acme production" --organizer-email ops@acme.example
   refdesk keys grant KEY_ID LEAGUE_ID
   refdesk app complete GAME_ID
+  REFDESK_API_KEY=key_… refdesk mcp --stdio --base-url https://refdesk.example.com/api/v1
 
 Run \`refdesk <command> --help\` (or \`refdesk keys <command> --help\`) for each command's options.`
 
@@ -43,6 +45,7 @@ export function buildProgram(): Command {
     .addCommand(migrateCommand())
     .addCommand(keysCommand())
     .addCommand(appCommand())
+    .addCommand(mcpCommand())
   for (const command of allCommands(program)) command.showHelpAfterError('(run with --help for usage)')
   return program
 }

@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   invalid_url: 400,
   invalid_events: 400,
   invalid_limit: 400,
+  origin_not_allowed: 400,
 
   not_found: 404,
   league_not_found: 404,

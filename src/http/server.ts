@@ -10,6 +10,7 @@ import {
 } from 'fastify-type-provider-zod'
 import type { Deps } from '../domain/deps.js'
 import { ApiError } from '../domain/errors.js'
+import { mcpRoutes } from '../mcp/route.js'
 import { installAuth } from './auth.js'
 import { installErrorHandling } from './errors.js'
 import { assignmentRoutes } from './routes/assignments.js'
@@ -31,6 +32,8 @@ export interface ServerOptions {
   /** Resolves when the database answers; backs GET /readyz. */
   ping: () => Promise<void>
   logger?: FastifyServerOptions['logger']
+  /** Browser origins allowed on /api/v1/mcp; default `$REFDESK_MCP_ALLOWED_ORIGINS`, else none. */
+  mcpAllowedOrigins?: readonly string[]
 }
 
 export type App = FastifyInstance
@@ -101,6 +104,11 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       ]) {
         await v1.register(routes, { deps: options.deps })
       }
+      await v1.register(mcpRoutes, {
+        root: app,
+        apiBase: API_PREFIX,
+        allowedOrigins: options.mcpAllowedOrigins,
+      })
     },
     { prefix: API_PREFIX },
   )

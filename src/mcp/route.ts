@@ -1,0 +1,74 @@
+// POST {base_url}/mcp: MCP over Streamable HTTP, stateless. It sits inside the /api/v1 plugin, so the
+// key is checked (401 {"error":"unauthorized"}) and the body capped (1 MiB, body_too_large) before any
+// MCP handling; each request then gets its own server and transport, so any process can answer any call.
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
+import { ApiError } from '../domain/errors.js'
+import { INTERNAL_ERROR } from '../http/errors.js'
+import { injectForward } from './forward.js'
+import { createMcpServer } from './server.js'
+
+export interface McpRouteOptions {
+  /** The root app: tool calls are injected there, under `apiBase`. */
+  root: FastifyInstance
+  apiBase: string
+  /** Browser origins allowed to call; default `$REFDESK_MCP_ALLOWED_ORIGINS` (comma list), else none. */
+  allowedOrigins?: readonly string[]
+}
+
+function originSet(list: readonly string[]): Set<string> {
+  return new Set(
+    list.map((origin) => normalizeOrigin(origin.trim())).filter((o): o is string => o !== undefined),
+  )
+}
+
+function normalizeOrigin(value: string): string | undefined {
+  try {
+    const origin = new URL(value).origin
+    return origin === 'null' ? undefined : origin
+  } catch {
+    return undefined
+  }
+}
+
+export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (v1, options) => {
+  const allowed = originSet(
+    options.allowedOrigins ?? (process.env.REFDESK_MCP_ALLOWED_ORIGINS ?? '').split(','),
+  )
+  v1.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    // DNS rebinding: a page in a browser carries an Origin; partners' servers and local agents do not.
+    // Keys never belong in a browser, so only an explicitly allowed origin gets through.
+    const origin = request.headers.origin
+    if (origin !== undefined) {
+      const normalized = normalizeOrigin(origin)
+      if (normalized === undefined || !allowed.has(normalized)) throw new ApiError('origin_not_allowed')
+    }
+    const forward = injectForward(
+      options.root,
+      options.apiBase,
+      request.headers.authorization ?? '',
+      request.id,
+    )
+    const server = createMcpServer(forward)
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    })
+    reply.hijack()
+    reply.raw.setHeader('request-id', request.id)
+    reply.raw.on('close', () => {
+      void transport.close()
+      void server.close()
+    })
+    try {
+      await server.connect(transport)
+      await transport.handleRequest(request.raw, reply.raw, request.body)
+    } catch (error) {
+      // Hijacked: Fastify's error handler no longer answers for this reply.
+      request.log.error({ err: error }, 'mcp request failed')
+      if (reply.raw.headersSent) reply.raw.end()
+      else
+        reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(INTERNAL_ERROR))
+    }
+  })
+}

@@ -1,0 +1,151 @@
+// The MCP server: 20 tools, each one REST operation. Arguments go to REST as the agent sent them (REST
+// validates and answers with its own error codes); a REST error is an `isError` result whose text is the
+// REST body, unchanged. A server is cheap and holds no state, so each HTTP request gets its own.
+import { readFileSync } from 'node:fs'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import { ApiError } from '../domain/errors.js'
+import type { Forward } from './forward.js'
+import { Confirm, RestFailure, TOOL_PREFIX, segment, type Args, type ToolSpec } from './tool.js'
+import { assignmentTools } from './tools/assignments.js'
+import { gameTools } from './tools/games.js'
+import { leagueTools } from './tools/leagues.js'
+import { officialTools } from './tools/officials.js'
+import { paymentTools } from './tools/payments.js'
+import { webhookTools } from './tools/webhooks.js'
+
+export const TOOLS: readonly ToolSpec[] = [
+  ...leagueTools,
+  ...gameTools,
+  ...officialTools,
+  ...assignmentTools,
+  ...paymentTools,
+  ...webhookTools,
+]
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string
+}
+
+const INSTRUCTIONS =
+  'RefDesk schedules sports officials. Every tool runs one Partner API v1 operation with your API key’s scope: you see and change only your source’s leagues (and leagues granted to you); any other id answers exactly like a nonexistent one. Start with refdesk_list_leagues. Errors come back as {"error":"<code>"}; each tool’s description says what its codes mean. Destructive tools (cancel_game, remove_official, unassign_position, delete_webhook, upsert_games) change nothing unless called with confirm: true; without it they return a preview to show the user first.'
+
+// Path ids say which tool hands them out, so an agent knows where to look.
+const ID_HINTS: Record<string, string> = {
+  leagueId: 'League id, from refdesk_list_leagues or refdesk_upsert_league.',
+  gameId: 'Game id, from refdesk_list_games, refdesk_get_league or refdesk_upsert_games.',
+  userId: 'The official’s userId, from refdesk_list_officials.',
+  positionId: 'Position id, from refdesk_get_game or refdesk_list_assignments.',
+  webhookId: 'Webhook endpoint id, from refdesk_list_webhooks or refdesk_create_webhook.',
+}
+
+function inputSchema(spec: ToolSpec): z.ZodObject {
+  const ids = { ...spec.params?.shape, ...spec.query?.shape }
+  const hinted = Object.fromEntries(
+    Object.entries(ids).map(([key, schema]) => [
+      key,
+      ID_HINTS[key] ? schema.meta({ description: ID_HINTS[key] }) : schema,
+    ]),
+  )
+  return z.object({
+    ...hinted,
+    ...spec.body?.shape,
+    ...(spec.preview && { confirm: Confirm }),
+  })
+}
+
+function outputSchema(spec: ToolSpec): z.ZodObject {
+  return spec.preview
+    ? z.object({
+        data: spec.output
+          .optional()
+          .meta({ description: 'The REST result, when called with confirm: true.' }),
+        preview: spec.preview.schema
+          .optional()
+          .meta({ description: 'What would change, when not confirmed.' }),
+      })
+    : z.object({ data: spec.output })
+}
+
+const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { target: 'draft-7', io }) as Tool['inputSchema']
+
+/** The tools as MCP lists them; built once, shared by every server. */
+export const TOOL_LIST: Tool[] = TOOLS.map((spec) => ({
+  name: `${TOOL_PREFIX}${spec.name}`,
+  title: spec.title,
+  description: spec.description,
+  inputSchema: jsonSchema(inputSchema(spec), 'input'),
+  outputSchema: jsonSchema(outputSchema(spec), 'output'),
+  annotations: { title: spec.title, ...spec.annotations },
+}))
+
+const BY_NAME = new Map(TOOLS.map((spec) => [`${TOOL_PREFIX}${spec.name}`, spec]))
+
+export function createMcpServer(forward: Forward): Server {
+  const server = new Server(
+    { name: 'refdesk', title: 'RefDesk Partner API', version },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  )
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }))
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const spec = BY_NAME.get(request.params.name)
+    if (!spec) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`)
+    return callTool(spec, request.params.arguments ?? {}, forward)
+  })
+  return server
+}
+
+async function callTool(spec: ToolSpec, args: Args, forward: Forward): Promise<CallToolResult> {
+  try {
+    if (spec.preview && args.confirm !== true)
+      return success({ preview: await spec.preview.build(args, forward) })
+    const res = await forward(spec.method, requestPath(spec, args), requestBody(spec, args))
+    if (res.status >= 400) return failure(res.body)
+    return success({ data: (res.body as { data: unknown }).data })
+  } catch (error) {
+    if (error instanceof RestFailure) return failure(error.body)
+    if (error instanceof ApiError) return failure(error.body)
+    throw error
+  }
+}
+
+function requestPath(spec: ToolSpec, args: Args): string {
+  const path = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => segment(args[name]))
+  const query = new URLSearchParams()
+  for (const key of Object.keys(spec.query?.shape ?? {})) {
+    const value = args[key]
+    if (value !== undefined && value !== null) query.set(key, String(value))
+  }
+  const search = query.toString()
+  return search ? `${path}?${search}` : path
+}
+
+function requestBody(spec: ToolSpec, args: Args): Args | undefined {
+  if (!spec.body) return undefined
+  const routed = new Set([
+    ...Object.keys(spec.params?.shape ?? {}),
+    ...Object.keys(spec.query?.shape ?? {}),
+    'confirm',
+  ])
+  return Object.fromEntries(Object.entries(args).filter(([key]) => !routed.has(key)))
+}
+
+function success(structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured }
+}
+
+function failure(body: unknown): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: typeof body === 'string' ? body : JSON.stringify(body) }],
+  }
+}

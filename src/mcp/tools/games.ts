@@ -1,0 +1,149 @@
+import { z } from 'zod'
+import {
+  Game,
+  GameDetail,
+  GameParams,
+  PositionDetail,
+  UpdateGameBody,
+  UpsertGamesBody,
+  UpsertGamesEnvelope,
+  type Game as GameShape,
+  type GameDetail as GameDetailShape,
+} from '../../schemas/games.js'
+import { LeagueParams } from '../../schemas/leagues.js'
+import { parseWith } from '../../schemas/parse.js'
+import { DESTRUCTIVE, NEXT_STEP, READ, WRITE, read, segment, type ToolSpec } from '../tool.js'
+
+const LEAGUE_NOT_FOUND =
+  'league_not_found: unknown or out-of-scope leagueId; call refdesk_list_leagues for valid ids.'
+const GAME_NOT_FOUND =
+  'game_not_found: unknown or out-of-scope gameId; call refdesk_list_games (needs leagueId) for valid ids.'
+
+const UpsertGamesPreview = z.object({
+  leagueId: z.string(),
+  create: z.array(z.object({ index: z.number().int(), externalId: z.string().nullable() })),
+  update: z.array(
+    z.object({ index: z.number().int(), externalId: z.string(), gameId: z.string(), startsAt: z.string() }),
+  ),
+  next: z.string(),
+})
+
+const CancelGamePreview = z.object({
+  gameId: z.string(),
+  status: z.string(),
+  alreadyCancelled: z.boolean(),
+  positionsCancelled: z.array(PositionDetail),
+  positionsKept: z.array(PositionDetail),
+  next: z.string(),
+})
+
+function externalIdOf(item: unknown): string | null {
+  const value = (item as { externalId?: unknown } | null)?.externalId
+  return typeof value === 'string' && value !== '' ? value : null
+}
+
+export const gameTools: ToolSpec[] = [
+  {
+    name: 'list_games',
+    title: 'List a league’s games',
+    description: `Lists a league’s games by startsAt ascending, each with its positions (id, label, pay, status). Needs leagueId (from refdesk_list_leagues). Errors: ${LEAGUE_NOT_FOUND}`,
+    annotations: READ,
+    method: 'GET',
+    path: '/leagues/{leagueId}/games',
+    params: LeagueParams,
+    output: z.array(Game),
+  },
+  {
+    name: 'upsert_games',
+    title: 'Import games (batch, 1 to 500)',
+    description: [
+      'Creates games in a league, one open position each; a game with an externalId is upserted on (source, externalId): an existing game gets its sport, startsAt, location, latitude and longitude overwritten. Needs leagueId (from refdesk_list_leagues).',
+      'Bulk write: without confirm: true nothing is written and the result is a preview listing which items would create a game and which would update which existing game. Show it to the user, then repeat with confirm: true.',
+      'Games are written in order; the first failing item is the error and the items before it stay written. Re-sending the corrected batch is safe when every item has an externalId.',
+      `Errors: no_games / too_many_games (send 1 to 500 items); invalid_startsAt:<value> (ISO 8601 date-time), invalid_sport, invalid_location, invalid_label, invalid_payDollars, invalid_latitude, invalid_longitude, invalid_externalId, invalid_source (fix that item); source_reserved / source_mismatch (omit source); external_id_conflict (that externalId belongs to a game of another league: use another externalId); ${LEAGUE_NOT_FOUND}`,
+    ].join('\n'),
+    annotations: { ...DESTRUCTIVE, idempotentHint: true },
+    method: 'POST',
+    path: '/leagues/{leagueId}/games',
+    params: LeagueParams,
+    body: UpsertGamesBody,
+    output: z.object({ created: z.array(Game) }),
+    preview: {
+      schema: UpsertGamesPreview,
+      async build(args, forward) {
+        const { games: items } = parseWith(UpsertGamesEnvelope, { source: args.source, games: args.games })
+        const leagueId = segment(args.leagueId)
+        const existing = await read<GameShape[]>(forward, `/leagues/${leagueId}/games`)
+        const byExternalId = new Map(existing.filter((g) => g.externalId).map((g) => [g.externalId, g]))
+        const preview: z.infer<typeof UpsertGamesPreview> = {
+          leagueId: String(args.leagueId),
+          create: [],
+          update: [],
+          next: NEXT_STEP,
+        }
+        items.forEach((item, index) => {
+          const externalId = externalIdOf(item)
+          const game = externalId === null ? undefined : byExternalId.get(externalId)
+          if (game && externalId !== null)
+            preview.update.push({ index, externalId, gameId: game.id, startsAt: game.startsAt })
+          else preview.create.push({ index, externalId })
+        })
+        return preview
+      },
+    },
+  },
+  {
+    name: 'get_game',
+    title: 'Get a game',
+    description: `Returns one game with each position’s official and payment. Needs gameId (from refdesk_list_games or refdesk_get_league). Errors: ${GAME_NOT_FOUND}`,
+    annotations: READ,
+    method: 'GET',
+    path: '/games/{gameId}',
+    params: GameParams,
+    output: GameDetail,
+  },
+  {
+    name: 'update_game',
+    title: 'Update a game',
+    description: [
+      'Changes a game’s sport, startsAt or location; only the keys given apply. The status cannot be set here (use refdesk_cancel_game to cancel). Needs gameId (from refdesk_list_games).',
+      `Errors: status_not_updatable (drop status); invalid_startsAt:<value>, invalid_sport, invalid_location (fix the argument); ${GAME_NOT_FOUND}`,
+    ].join('\n'),
+    annotations: WRITE,
+    method: 'PATCH',
+    path: '/games/{gameId}',
+    params: GameParams,
+    body: UpdateGameBody,
+    output: Game,
+  },
+  {
+    name: 'cancel_game',
+    title: 'Cancel a game',
+    description: [
+      'Cancels a game: its open positions become cancelled; claimed positions keep their officials and payments. Cancelling a cancelled game changes nothing. Needs gameId (from refdesk_list_games).',
+      'Destructive: without confirm: true nothing changes and the result is a preview listing the positions that would be cancelled and those kept. Show it to the user, then repeat with confirm: true.',
+      `Errors: ${GAME_NOT_FOUND}`,
+    ].join('\n'),
+    annotations: DESTRUCTIVE,
+    method: 'DELETE',
+    path: '/games/{gameId}',
+    params: GameParams,
+    output: GameDetail,
+    preview: {
+      schema: CancelGamePreview,
+      async build(args, forward) {
+        const game = await read<GameDetailShape>(forward, `/games/${segment(args.gameId)}`)
+        const alreadyCancelled = game.status === 'cancelled'
+        const cancels = (status: string) => !alreadyCancelled && status === 'open'
+        return {
+          gameId: game.id,
+          status: game.status,
+          alreadyCancelled,
+          positionsCancelled: game.positions.filter((p) => cancels(p.status)),
+          positionsKept: game.positions.filter((p) => !cancels(p.status)),
+          next: NEXT_STEP,
+        }
+      },
+    },
+  },
+]

@@ -1,0 +1,85 @@
+import { z } from 'zod'
+import type { Assignment } from '../../schemas/games.js'
+import { LeagueParams } from '../../schemas/leagues.js'
+import { Official, OfficialParams, UpsertOfficialBody } from '../../schemas/officials.js'
+import { DESTRUCTIVE, NEXT_STEP, READ, UPSERT, read, refuse, segment, type ToolSpec } from '../tool.js'
+
+const LEAGUE_NOT_FOUND =
+  'league_not_found: unknown or out-of-scope leagueId; call refdesk_list_leagues for valid ids.'
+
+const RemoveOfficialPreview = z.object({
+  official: Official,
+  positionsReleased: z.array(
+    z.object({
+      positionId: z.string(),
+      gameId: z.string(),
+      label: z.string(),
+      startsAt: z.string(),
+      becomes: z.enum(['open', 'cancelled']).meta({ description: 'cancelled when the game is cancelled' }),
+    }),
+  ),
+  next: z.string(),
+})
+
+export const officialTools: ToolSpec[] = [
+  {
+    name: 'list_officials',
+    title: 'List a league’s officials',
+    description: `Lists a league’s officials in every membership status (pending, approved, denied), oldest first; their userId is what refdesk_assign_position and refdesk_remove_official take. Needs leagueId (from refdesk_list_leagues). Errors: ${LEAGUE_NOT_FOUND}`,
+    annotations: READ,
+    method: 'GET',
+    path: '/leagues/{leagueId}/officials',
+    params: LeagueParams,
+    output: z.array(Official),
+  },
+  {
+    name: 'upsert_official',
+    title: 'Add or re-approve an official',
+    description: [
+      'Adds an official to a league, upserting the user on (source, externalId); an existing membership (a denied one included) is approved again unless status "pending" is sent. Safe to repeat. Needs leagueId (from refdesk_list_leagues) and your externalId for the person.',
+      `Errors: externalId_required (send your stable id for the person); invalid_externalId, invalid_email, invalid_name, invalid_source (fix the argument); source_reserved / source_mismatch (omit source); user_is_organizer (that person organizes the league and cannot also officiate it); ${LEAGUE_NOT_FOUND}`,
+    ].join('\n'),
+    annotations: UPSERT,
+    method: 'POST',
+    path: '/leagues/{leagueId}/officials',
+    params: LeagueParams,
+    body: UpsertOfficialBody,
+    output: Official,
+  },
+  {
+    name: 'remove_official',
+    title: 'Remove an official from a league',
+    description: [
+      'Removes an official’s membership; every position they hold in status claimed is released (reopened, or cancelled in a cancelled game). Worked positions keep their claims. Needs leagueId (from refdesk_list_leagues) and userId (from refdesk_list_officials).',
+      'Destructive: without confirm: true nothing changes and the result is a preview naming the official and the positions that would be released. Show it to the user, then repeat with confirm: true.',
+      `Errors: not_a_member (that userId is not in the league: check refdesk_list_officials); not_an_official (that user is the league’s organizer); ${LEAGUE_NOT_FOUND}`,
+    ].join('\n'),
+    annotations: DESTRUCTIVE,
+    method: 'DELETE',
+    path: '/leagues/{leagueId}/officials/{userId}',
+    params: OfficialParams,
+    output: z.object({ removed: z.literal(true) }),
+    preview: {
+      schema: RemoveOfficialPreview,
+      async build(args, forward) {
+        const leagueId = segment(args.leagueId)
+        const officials = await read<Official[]>(forward, `/leagues/${leagueId}/officials`)
+        const official = officials.find((o) => o.userId === args.userId) ?? refuse('not_a_member')
+        const assignments = await read<Assignment[]>(forward, `/leagues/${leagueId}/assignments`)
+        return {
+          official,
+          positionsReleased: assignments
+            .filter((a) => a.official.id === official.userId && a.status === 'claimed')
+            .map((a) => ({
+              positionId: a.positionId,
+              gameId: a.gameId,
+              label: a.label,
+              startsAt: a.game.startsAt,
+              becomes: a.game.status === 'cancelled' ? ('cancelled' as const) : ('open' as const),
+            })),
+          next: NEXT_STEP,
+        }
+      },
+    },
+  },
+]

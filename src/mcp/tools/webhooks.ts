@@ -1,0 +1,88 @@
+import { z } from 'zod'
+import {
+  CreatedWebhookEndpoint,
+  CreateWebhookBody,
+  DeliveriesQuery,
+  Delivery,
+  MAX_DELIVERIES_LIMIT,
+  WebhookEndpoint,
+  WebhookParams,
+} from '../../schemas/webhooks.js'
+import { DESTRUCTIVE, NEXT_STEP, READ, WRITE, read, refuse, segment, type ToolSpec } from '../tool.js'
+
+const ENDPOINT_NOT_FOUND =
+  'endpoint_not_found: unknown webhookId, or one registered by another source; call refdesk_list_webhooks for valid ids.'
+
+const DeleteWebhookPreview = z.object({
+  endpoint: WebhookEndpoint,
+  deliveries: z
+    .number()
+    .int()
+    .meta({
+      description: `Delivery records deleted with the endpoint (counted up to ${MAX_DELIVERIES_LIMIT}).`,
+    }),
+  next: z.string(),
+})
+
+export const webhookTools: ToolSpec[] = [
+  {
+    name: 'list_webhooks',
+    title: 'List webhook endpoints',
+    description:
+      'Lists the webhook endpoints registered by this key’s source, newest first (the secret is never shown again). Takes no arguments.',
+    annotations: READ,
+    method: 'GET',
+    path: '/webhooks',
+    output: z.array(WebhookEndpoint),
+  },
+  {
+    name: 'create_webhook',
+    title: 'Register a webhook endpoint',
+    description: [
+      'Registers an HTTPS endpoint for signed event deliveries (all events when events is empty or omitted). The result carries the signing secret, shown this once only: hand it to the user to store. Registering twice creates two endpoints, so do not retry blindly: check refdesk_list_webhooks first.',
+      'Errors: https_url_required (send an https:// URL); invalid_url, invalid_events, invalid_source (fix the argument); unknown_event:<name> (use names from the API index’s webhookEvents); source_reserved / source_mismatch (omit source).',
+    ].join('\n'),
+    annotations: WRITE,
+    method: 'POST',
+    path: '/webhooks',
+    body: CreateWebhookBody,
+    output: CreatedWebhookEndpoint,
+  },
+  {
+    name: 'delete_webhook',
+    title: 'Delete a webhook endpoint',
+    description: [
+      'Deletes a webhook endpoint and its delivery history; no further events are sent to it. Needs webhookId (from refdesk_list_webhooks).',
+      'Destructive: without confirm: true nothing changes and the result is a preview showing the endpoint and how many delivery records would go with it. Show it to the user, then repeat with confirm: true.',
+      `Errors: ${ENDPOINT_NOT_FOUND}`,
+    ].join('\n'),
+    annotations: DESTRUCTIVE,
+    method: 'DELETE',
+    path: '/webhooks/{webhookId}',
+    params: WebhookParams,
+    output: z.object({ deleted: z.literal(true) }),
+    preview: {
+      schema: DeleteWebhookPreview,
+      async build(args, forward) {
+        const endpoints = await read<WebhookEndpoint[]>(forward, '/webhooks')
+        const endpoint = endpoints.find((e) => e.id === args.webhookId) ?? refuse('endpoint_not_found')
+        const deliveries = await read<Delivery[]>(
+          forward,
+          `/webhooks/${segment(endpoint.id)}/deliveries?limit=${MAX_DELIVERIES_LIMIT}`,
+        )
+        return { endpoint, deliveries: deliveries.length, next: NEXT_STEP }
+      },
+    },
+  },
+  {
+    name: 'list_webhook_deliveries',
+    title: 'List an endpoint’s deliveries',
+    description: `Lists the latest deliveries to a webhook endpoint, newest first, with status, attempts and the last error (limit: default 50, at most ${MAX_DELIVERIES_LIMIT}). Needs webhookId (from refdesk_list_webhooks). Errors: invalid_limit (an integer from 1 to ${MAX_DELIVERIES_LIMIT}); ${ENDPOINT_NOT_FOUND}`,
+    annotations: READ,
+    method: 'GET',
+    path: '/webhooks/{webhookId}/deliveries',
+    params: WebhookParams,
+    query: DeliveriesQuery,
+    output: z.array(Delivery),
+  },
+]

@@ -1,0 +1,177 @@
+// The HTTP endpoint itself: authentication before any MCP handling, Origin checks, the body cap, the
+// Request-Id header and stateless serving.
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { buildServer, type App } from '../../src/http/server.js'
+import { useTestApp } from '../helpers/app.js'
+import { httpMcp, listen } from './clients.js'
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+}
+const ACCEPT = 'application/json, text/event-stream'
+
+describe('MCP over HTTP', () => {
+  const t = useTestApp()
+  let extra: App | undefined
+  afterEach(async () => {
+    await extra?.close()
+    extra = undefined
+  })
+
+  const post = (headers: Record<string, string>, payload: unknown = INITIALIZE, app: App = t.app) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/mcp',
+      headers: { accept: ACCEPT, 'content-type': 'application/json', ...headers },
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    })
+
+  it('answers initialize for a valid key, keeping the caller’s Request-Id', async () => {
+    const p = await t.partner()
+    const res = await post({ authorization: `Bearer ${p.key}`, 'request-id': 'trace-123' })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['request-id']).toBe('trace-123')
+    expect(res.headers['mcp-session-id']).toBeUndefined()
+    expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'refdesk' } } })
+  })
+
+  it('serves tools/call without a session: any request can be the first', async () => {
+    const p = await t.partner()
+    const res = await post(
+      { authorization: `Bearer ${p.key}`, 'mcp-protocol-version': '2025-06-18' },
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'refdesk_list_leagues', arguments: {} },
+      },
+    )
+    expect(res.statusCode).toBe(200)
+    expect(res.json().result.structuredContent).toEqual({ data: [] })
+  })
+
+  it.each([
+    ['no header', {}],
+    ['a malformed header', { authorization: 'Basic abc' }],
+    ['an unknown key', { authorization: `Bearer key_${'0'.repeat(48)}` }],
+  ])('answers 401 unauthorized before any MCP handling with %s', async (_, headers) => {
+    const res = await post(headers)
+    expect(res.statusCode).toBe(401)
+    expect(res.json()).toEqual({ error: 'unauthorized' })
+  })
+
+  it('fails an SDK client with a wrong key on 401', async () => {
+    const p = await t.partner()
+    const url = await listen(t.app)
+    await expect(httpMcp(url, `${p.key.slice(0, -1)}x`)).rejects.toThrow(/unauthorized/)
+  })
+
+  it.each(['https://evil.example', 'null', 'http://127.0.0.1:3000'])(
+    'refuses a request from Origin %s with 400 origin_not_allowed',
+    async (origin) => {
+      const p = await t.partner()
+      const res = await post({ authorization: `Bearer ${p.key}`, origin })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toEqual({ error: 'origin_not_allowed' })
+    },
+  )
+
+  it('lets an explicitly allowed Origin through', async () => {
+    extra = await buildServer({
+      deps: t.deps,
+      ping: async () => {},
+      mcpAllowedOrigins: ['https://console.partner.example'],
+    })
+    const p = await t.partner()
+    const allowed = await post(
+      { authorization: `Bearer ${p.key}`, origin: 'https://console.partner.example' },
+      INITIALIZE,
+      extra,
+    )
+    expect(allowed.statusCode).toBe(200)
+    const other = await post(
+      { authorization: `Bearer ${p.key}`, origin: 'https://evil.example' },
+      INITIALIZE,
+      extra,
+    )
+    expect(other.json()).toEqual({ error: 'origin_not_allowed' })
+  })
+
+  it('reads allowed origins from REFDESK_MCP_ALLOWED_ORIGINS', async () => {
+    vi.stubEnv('REFDESK_MCP_ALLOWED_ORIGINS', 'http://localhost:6274/, https://console.partner.example')
+    try {
+      extra = await buildServer({ deps: t.deps, ping: async () => {} })
+    } finally {
+      vi.unstubAllEnvs()
+    }
+    const p = await t.partner()
+    const auth = { authorization: `Bearer ${p.key}` }
+    expect((await post({ ...auth, origin: 'http://localhost:6274' }, INITIALIZE, extra)).statusCode).toBe(200)
+    expect(
+      (await post({ ...auth, origin: 'https://console.partner.example' }, INITIALIZE, extra)).statusCode,
+    ).toBe(200)
+    expect((await post({ ...auth, origin: 'http://localhost:6275' }, INITIALIZE, extra)).json()).toEqual({
+      error: 'origin_not_allowed',
+    })
+  })
+
+  it('caps the body at 1 MiB', async () => {
+    const p = await t.partner()
+    const huge = JSON.stringify({ ...INITIALIZE, padding: 'x'.repeat(1024 * 1024) })
+    const res = await post({ authorization: `Bearer ${p.key}` }, huge)
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ error: 'body_too_large' })
+  })
+
+  it('answers malformed JSON with invalid_json', async () => {
+    const p = await t.partner()
+    const res = await post({ authorization: `Bearer ${p.key}` }, '{"jsonrpc":')
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toEqual({ error: 'invalid_json' })
+  })
+
+  it('has no GET stream: GET /mcp is 404 not_found', async () => {
+    const p = await t.partner()
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/mcp',
+      headers: { authorization: `Bearer ${p.key}`, accept: 'text/event-stream' },
+    })
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toEqual({ error: 'not_found' })
+  })
+
+  it('is given by the index and kept out of the REST endpoint list', async () => {
+    const p = await t.partner()
+    const index = (await p.get('/')).body.data
+    expect(index.mcp).toMatch(/\/api\/v1\/mcp$/)
+    expect(index.endpoints).toHaveLength(21)
+    expect(index.endpoints.some((e: string) => e.includes('mcp'))).toBe(false)
+  })
+
+  it('never writes the key to the log', async () => {
+    const lines: string[] = []
+    extra = await buildServer({
+      deps: t.deps,
+      ping: async () => {},
+      logger: { level: 'trace', stream: { write: (line: string) => lines.push(line) } },
+    })
+    const p = await t.partner()
+    const res = await post(
+      { authorization: `Bearer ${p.key}` },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'refdesk_get_game', arguments: { gameId: 'x' } },
+      },
+      extra,
+    )
+    expect(res.json().result.isError).toBe(true)
+    expect(lines.length).toBeGreaterThan(0)
+    expect(lines.join('\n')).not.toContain(p.key)
+  })
+})
