@@ -1,3 +1,4 @@
+import { EVENT_NAMES } from '../../src/domain/events.js'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { grantLeague } from '../../src/domain/api-keys.js'
@@ -78,22 +79,7 @@ describe('webhook delivery', () => {
     expect(removed).toEqual({ removed: true })
 
     const outbox = await t.deps.db.selectFrom('outbox_events').selectAll().orderBy('seq').execute()
-    expect(new Set(outbox.map((e) => e.event))).toEqual(
-      new Set([
-        'game.created',
-        'game.updated',
-        'game.cancelled',
-        'game.completed',
-        'position.claimed',
-        'position.released',
-        'official.joined',
-        'official.approved',
-        'official.removed',
-        'official.no_show',
-        'payment.paid',
-        'payment.failed',
-      ]),
-    )
+    expect(new Set(outbox.map((e) => e.event))).toEqual(new Set(EVENT_NAMES))
     const received = await receiver.waitForAccepted(outbox.length)
     expect(received).toHaveLength(outbox.length)
 
