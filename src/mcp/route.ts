@@ -54,6 +54,9 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (v1, options
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     })
+    // This server only answers with JSON (never a stream), so a client that omits the Accept header the
+    // SDK insists on still gets an answer instead of a 406 outside the API's status set.
+    request.raw.headers.accept = 'application/json, text/event-stream'
     reply.hijack()
     reply.raw.setHeader('request-id', request.id)
     reply.raw.on('close', () => {

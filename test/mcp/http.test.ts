@@ -38,6 +38,18 @@ describe('MCP over HTTP', () => {
     expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'refdesk' } } })
   })
 
+  it('answers a client that sends no Accept header (never a 406)', async () => {
+    const p = await t.partner()
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/mcp',
+      headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' },
+      payload: JSON.stringify(INITIALIZE),
+    })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'refdesk' } } })
+  })
+
   it('serves tools/call without a session: any request can be the first', async () => {
     const p = await t.partner()
     const res = await post(
