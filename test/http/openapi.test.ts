@@ -19,6 +19,10 @@ const OPERATIONS = [
   'assignPosition',
   'unassignPosition',
   'listPayments',
+  'listWebhooks',
+  'createWebhook',
+  'deleteWebhook',
+  'listWebhookDeliveries',
 ]
 
 type Operation = { operationId?: string; summary?: string; responses: Record<string, unknown> }
