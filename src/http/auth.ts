@@ -11,6 +11,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     public?: boolean
+    /** The route reads a JSON body without a body schema (MCP's JSON-RPC messages). */
+    jsonBody?: boolean
   }
 }
 

@@ -115,13 +115,15 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   return app
 }
 
-// An empty body parses to `undefined` (a DELETE with a JSON content type is fine; a body endpoint answers
-// invalid_json); `__proto__` and `constructor.prototype` keys are dropped rather than rejected.
+// An empty body parses to `undefined` (a body endpoint then answers invalid_json), and an operation that
+// takes no body ignores one, so a stray body never adds a status the operation does not document.
+// `__proto__` and `constructor.prototype` keys are dropped rather than rejected.
 function installJsonParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('remove', 'remove')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
-    if (body === '') return done(null, undefined)
+    const route = request.routeOptions
+    if (body === '' || !(route.schema?.body || route.config.jsonBody)) return done(null, undefined)
     parse(request, body, done)
   })
 }

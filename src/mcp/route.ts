@@ -35,7 +35,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (v1, options
   const allowed = originSet(
     options.allowedOrigins ?? (process.env.REFDESK_MCP_ALLOWED_ORIGINS ?? '').split(','),
   )
-  v1.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+  v1.post('/mcp', { schema: { hide: true }, config: { jsonBody: true } }, async (request, reply) => {
     // DNS rebinding: a page in a browser carries an Origin; partners' servers and local agents do not.
     // Keys never belong in a browser, so only an explicitly allowed origin gets through.
     const origin = request.headers.origin
