@@ -1,0 +1,32 @@
+// The service in a process of its own, so its RSS is the server's alone:
+//   node bench/lib/service-process.mjs <databaseUrl> <source>
+// Sends {origin, key, keyId, source} over IPC once listening; answers 'peak-rss' with the peak RSS (bytes)
+// since the previous answer; exits on 'close'.
+import { buildHttp, openRuntime } from '../../dist/app.js'
+import { issueKey } from '../../dist/domain/api-keys.js'
+
+const [url, source] = process.argv.slice(2)
+const runtime = await openRuntime(url)
+const app = await buildHttp(runtime, false)
+await app.listen({ port: 0, host: '127.0.0.1' })
+const issued = await issueKey(runtime.deps, { source })
+
+let peak = process.memoryUsage.rss()
+const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 10)
+process.on('message', async (message) => {
+  if (message === 'peak-rss') {
+    const value = Math.max(peak, process.memoryUsage.rss())
+    peak = process.memoryUsage.rss()
+    process.send({ peakRss: value })
+  } else if (message === 'close') {
+    clearInterval(timer)
+    await app.close()
+    await runtime.close()
+    process.disconnect()
+  }
+})
+process.send({
+  origin: `http://127.0.0.1:${app.server.address().port}`,
+  key: issued.key,
+  source: issued.source,
+})

@@ -1,0 +1,100 @@
+// import: a 500-game batch of new games, then the same batch again as upserts, through HTTP. Baseline: the
+// raw driver writing the same rows (games, positions, outbox events) in one transaction, one prepared
+// statement per row.
+import { randomUUID } from 'node:crypto'
+import { gameItem, rawDriver, startService } from '../lib/setup.mjs'
+import { entry, summary, timed } from '../lib/stats.mjs'
+
+const BATCH = 500
+
+const INSERT_GAME = `insert into games (id, league_id, source, external_id, sport, starts_at, location, latitude,
+  longitude, status, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+const UPSERT_GAME = `${INSERT_GAME} on conflict (source, external_id) do update set sport = excluded.sport,
+  starts_at = excluded.starts_at, location = excluded.location, latitude = excluded.latitude,
+  longitude = excluded.longitude, updated_at = excluded.updated_at returning id, status`
+const INSERT_POSITION = `insert into positions (id, game_id, label, pay_cents, status, created_at, updated_at)
+  values ($1, $2, $3, $4, $5, $6, $7)`
+const INSERT_EVENT = `insert into outbox_events (id, event, league_id, data, created_at) values ($1, $2, $3, $4, $5)`
+
+async function rawBatch(raw, leagueId, source, items, create) {
+  const at = new Date().toISOString()
+  await raw.transaction(async (exec) => {
+    for (const item of items) {
+      const startsAt = new Date(item.startsAt).toISOString()
+      const values = [randomUUID(), leagueId, source, item.externalId, item.sport, startsAt, item.location]
+      const row = [...values, null, null, 'open', at, at]
+      const game = {
+        id: row[0],
+        leagueId,
+        sport: item.sport,
+        startsAt,
+        location: item.location,
+        status: 'open',
+      }
+      if (create) {
+        await exec(INSERT_GAME, row)
+        const position = [randomUUID(), game.id, 'Official', 4500, 'open', at, at]
+        await exec(INSERT_POSITION, position)
+        game.positions = [
+          { id: position[0], label: 'Official', payCents: 4500, payDollars: 45, status: 'open' },
+        ]
+      } else {
+        const [written] = await exec(UPSERT_GAME, row)
+        game.id = written.id
+      }
+      await exec(INSERT_EVENT, [`evt_${randomUUID()}`, 'game.created', leagueId, JSON.stringify(game), at])
+    }
+  })
+}
+
+export async function importScenario({ databaseUrl, rounds }) {
+  const service = await startService(databaseUrl, 'import')
+  const raw = rawDriver(service.database.url)
+  try {
+    const league = await service.api.ok('POST', '/leagues', { name: 'Import' })
+    const items = (prefix) => Array.from({ length: BATCH }, (_, i) => gameItem(`${prefix}-${i}`, i))
+    const post = async (games) => {
+      const res = await service.api.post(`/leagues/${league.id}/games`, { games })
+      if (res.status !== 201) throw new Error(`import: ${res.status} ${JSON.stringify(res.body)}`)
+    }
+    const figures = { create: [], upsert: [], rawCreate: [], rawUpsert: [] }
+    for (let r = -1; r < rounds; r++) {
+      const http = items(`http-${r}`)
+      const direct = items(`raw-${r}`)
+      const create = await timed(() => post(http))
+      const upsert = await timed(() => post(http))
+      const rawCreate = await timed(() => rawBatch(raw, league.id, service.issued.source, direct, true))
+      const rawUpsert = await timed(() => rawBatch(raw, league.id, service.issued.source, direct, false))
+      if (r < 0) continue // warm-up
+      figures.create.push(create.ms)
+      figures.upsert.push(upsert.ms)
+      figures.rawCreate.push(rawCreate.ms)
+      figures.rawUpsert.push(rawUpsert.ms)
+    }
+    const target = '<= 2.0'
+    const check = (ratio) => ratio <= 2
+    return [
+      entry({
+        name: 'import',
+        metric: 'ms_per_batch_create',
+        value: summary(figures.create),
+        baseline: summary(figures.rawCreate),
+        target,
+        check,
+        unit: 'ms',
+      }),
+      entry({
+        name: 'import',
+        metric: 'ms_per_batch_upsert',
+        value: summary(figures.upsert),
+        baseline: summary(figures.rawUpsert),
+        target,
+        check,
+        unit: 'ms',
+      }),
+    ]
+  } finally {
+    await raw.close()
+    await service.close()
+  }
+}
