@@ -65,6 +65,9 @@ function openPostgres(url: string): Database {
     // int8 (seq, count(*)) fits a JS number for any realistic table size.
     types: { getTypeParser: (oid, format) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) },
   })
+  // A pooled connection the server cuts while idle (restart, failover, admin termination) is dropped by
+  // the pool and replaced on next use; unlistened, its 'error' event would crash the process.
+  pool.on('error', (error) => process.emitWarning(`idle PostgreSQL connection lost: ${error.message}`))
   const db = new Kysely<Db>({ dialect: new PostgresDialect({ pool }) })
   return handle(db, 'postgres')
 }
