@@ -4,16 +4,26 @@ import { z } from 'zod'
 
 export const MAX_SOURCE_LENGTH = 40
 export const MAX_PAY_DOLLARS = 1_000_000
+/** Keys that live in unique indexes stay far below PostgreSQL's btree row limit (~2.7 kB). */
+export const MAX_KEY_LENGTH = 255
+
+/** PostgreSQL text cannot hold U+0000, and no field has a use for it: refused as the field's own error. */
+export const withoutNul = (value: string): boolean => !value.includes('\u0000')
+
+/** A path id: one that cannot exist answers the resource's not-found code, like any unknown id. */
+export const PathId = (notFound: string) => z.string().refine(withoutNul, { error: notFound })
 
 export const Id = z.string().meta({ description: 'cuid2 identifier', example: 'tz4a98xxat96iws9zmbrgj3a' })
 export const DateTime = z.string().meta({ format: 'date-time', example: '2026-05-01T18:00:00.000Z' })
 
 /** A string field whose wrong type answers `invalid_<name>`. */
-export const text = (name: string) => z.string({ error: `invalid_${name}` })
+export const text = (name: string) =>
+  z.string({ error: `invalid_${name}` }).refine(withoutNul, { error: `invalid_${name}` })
 
 export const SourceInput = z
   .string({ error: 'invalid_source' })
   .max(MAX_SOURCE_LENGTH, { error: 'invalid_source' })
+  .refine(withoutNul, { error: 'invalid_source' })
   .meta({
     description: 'Omit, or echo your key’s own source. `app` → source_reserved; any other → source_mismatch.',
   })
@@ -21,6 +31,8 @@ export const SourceInput = z
 export const ExternalIdInput = z
   .string({ error: 'invalid_externalId' })
   .min(1, { error: 'invalid_externalId' })
+  .max(MAX_KEY_LENGTH, { error: 'invalid_externalId' })
+  .refine(withoutNul, { error: 'invalid_externalId' })
   .meta({ description: 'Your stable id; makes the write an upsert on (source, externalId).' })
 
 /** Rounded to the nearest cent, negatives clamp to 0. */

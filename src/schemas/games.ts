@@ -1,5 +1,15 @@
 import { z } from 'zod'
-import { DateTime, ExternalIdInput, Id, PayDollarsInput, SourceInput, Status, text } from './common.js'
+import {
+  DateTime,
+  ExternalIdInput,
+  Id,
+  PathId,
+  PayDollarsInput,
+  SourceInput,
+  Status,
+  text,
+  withoutNul,
+} from './common.js'
 import { ClaimOfficial } from './officials.js'
 import { Payment } from './payments.js'
 
@@ -117,7 +127,7 @@ export const UpdateGameBody = z.object({
   location: text('location').optional(),
 })
 
-export const GameParams = z.object({ gameId: z.string() })
+export const GameParams = z.object({ gameId: PathId('game_not_found') })
 
 export const AssignBody = z.object({
   userId: text('userId').optional().meta({ description: 'Takes precedence over externalId.' }),
@@ -130,6 +140,7 @@ export const UnassignQuery = z.object({
   positionId: z
     .string({ error: 'positionId_required' })
     .min(1, { error: 'positionId_required' })
+    .refine(withoutNul, { error: 'position_not_found' })
     .optional()
     .meta({ description: 'Required.' }),
 })

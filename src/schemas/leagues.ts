@@ -4,9 +4,11 @@ import {
   DateTime,
   ExternalIdInput,
   Id,
+  PathId,
   PaymentMode,
   PaymentModeInput,
   SourceInput,
+  withoutNul,
 } from './common.js'
 import { Game } from './games.js'
 import { Official } from './officials.js'
@@ -15,6 +17,7 @@ export const LeagueName = z
   .string({ error: (issue) => (issue.input === undefined ? 'name_required' : 'invalid_name') })
   .trim()
   .min(1, { error: 'name_required' })
+  .refine(withoutNul, { error: 'invalid_name' })
 
 export const League = z
   .object({
@@ -52,7 +55,7 @@ export const UpdateLeagueBody = z.object({
   currency: Currency.optional(),
 })
 
-export const LeagueParams = z.object({ leagueId: z.string() })
+export const LeagueParams = z.object({ leagueId: PathId('league_not_found') })
 
 export type League = z.infer<typeof League>
 export type LeagueListItem = z.infer<typeof LeagueListItem>

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DateTime, Id, SourceInput, text } from './common.js'
+import { DateTime, Id, MAX_KEY_LENGTH, PathId, SourceInput, text, withoutNul } from './common.js'
 
 export const MembershipStatus = z.enum(['pending', 'approved', 'denied'])
 
@@ -29,9 +29,11 @@ export const ClaimOfficial = z
 export const UpsertOfficialBody = z.object({
   externalId: z
     .string({ error: (issue) => (issue.input === undefined ? 'externalId_required' : 'invalid_externalId') })
-    .min(1, { error: 'externalId_required' }),
+    .min(1, { error: 'externalId_required' })
+    .max(MAX_KEY_LENGTH, { error: 'invalid_externalId' })
+    .refine(withoutNul, { error: 'invalid_externalId' }),
   source: SourceInput.optional(),
-  email: text('email').trim().toLowerCase().optional().meta({
+  email: text('email').max(MAX_KEY_LENGTH, { error: 'invalid_email' }).trim().toLowerCase().optional().meta({
     description: 'Trimmed and lowercased; a placeholder is synthesized for a new user without one.',
   }),
   name: text('name').optional(),
@@ -46,7 +48,10 @@ export const UpsertOfficialBody = z.object({
     }),
 })
 
-export const OfficialParams = z.object({ leagueId: z.string(), userId: z.string() })
+export const OfficialParams = z.object({
+  leagueId: PathId('league_not_found'),
+  userId: PathId('not_a_member'),
+})
 
 export type Official = z.infer<typeof Official>
 export type ClaimOfficial = z.infer<typeof ClaimOfficial>

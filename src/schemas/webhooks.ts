@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { EVENT_NAMES } from '../domain/events.js'
-import { DateTime, Id, SourceInput } from './common.js'
+import { DateTime, Id, PathId, SourceInput } from './common.js'
 
 export const MAX_DELIVERIES_LIMIT = 200
 export const DEFAULT_DELIVERIES_LIMIT = 50
@@ -48,7 +48,7 @@ function isHttpsUrl(value: string): boolean {
   }
 }
 
-export const WebhookParams = z.object({ webhookId: z.string() })
+export const WebhookParams = z.object({ webhookId: PathId('endpoint_not_found') })
 
 export const DeliveriesQuery = z.object({
   limit: z.coerce

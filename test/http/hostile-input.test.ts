@@ -82,6 +82,41 @@ describe('hostile and malformed input', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
+  it('a NUL character is refused as the field’s own error, the same on both databases', async () => {
+    const p = await t.partner()
+    expect(await p.post('/leagues', { name: 'a\u0000b' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_name' },
+    })
+    expect(await p.post('/leagues', { name: 'x', externalId: '\u0000' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_externalId' },
+    })
+    expect(await p.get('/leagues/a%00b')).toMatchObject({ status: 404, body: { error: 'league_not_found' } })
+    expect(await p.get('/games/%00')).toMatchObject({ status: 404, body: { error: 'game_not_found' } })
+    expect((await p.get('/leagues')).body.data).toEqual([])
+  })
+
+  it('keys that live in unique indexes are capped at 255 characters', async () => {
+    const p = await t.partner()
+    const long = 'k'.repeat(256)
+    expect(await p.post('/leagues', { name: 'x', externalId: long })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_externalId' },
+    })
+    const { id } = (await p.post('/leagues', { name: 'x', externalId: long.slice(1) })).body.data
+    expect(await p.post(`/leagues/${id}/officials`, { externalId: long })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_externalId' },
+    })
+    expect(
+      await p.post(`/leagues/${id}/officials`, { externalId: 'r', email: `${long}@x.example` }),
+    ).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_email' },
+    })
+  })
+
   it('unicode round-trips', async () => {
     const p = await t.partner()
     const name = 'Liga 🏟️ Ñandú — 東京'
