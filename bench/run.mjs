@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
+import { isPostgresUrl } from '../dist/database-url.js'
 import { claimsScenario } from './scenarios/claims.mjs'
 import { growthScenario } from './scenarios/growth.mjs'
 import { importScenario } from './scenarios/import.mjs'
@@ -21,7 +22,7 @@ const { values: args } = parseArgs({
   },
 })
 const databaseUrl = args.database
-if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
   throw new Error('--database takes a postgres:// URL (SQLite is the default)')
 }
 

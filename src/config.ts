@@ -1,5 +1,6 @@
 // loadConfig({ env, flags }): the one place environment variables and CLI flags become settings.
 import { resolve } from 'node:path'
+import { isPostgresUrl, sqlitePath } from './database-url.js'
 import { parseAllowPrivate, type AddressPolicy } from './webhooks/address-guard.js'
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './webhooks/retry-schedule.js'
 
@@ -42,8 +43,8 @@ function port(value: string): number {
 /** `--database` beats `DATABASE_URL`; a bare path or `file:PATH` is SQLite, `postgres://` is PostgreSQL. */
 export function databaseUrlFrom(env: NodeJS.ProcessEnv, flags: ConfigFlags): string {
   const url = flags.database ?? env.DATABASE_URL ?? DEFAULT_DATABASE_URL
-  if (/^postgres(ql)?:\/\//.test(url)) return url
-  const path = url.startsWith('file:') ? url.slice('file:'.length) : url
+  if (isPostgresUrl(url)) return url
+  const path = sqlitePath(url)
   if (path === '') throw new ConfigError('empty database path')
   return path === ':memory:' ? 'file::memory:' : `file:${resolve(path)}`
 }

@@ -3,6 +3,7 @@
 import { ConfigError } from '../config.js'
 import { KeyCommandError } from '../domain/api-keys.js'
 import { ApiError } from '../domain/errors.js'
+import { isPostgresUrl } from '../database-url.js'
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
@@ -33,7 +34,7 @@ function explain(error: unknown): string {
 
 /** A database URL fit for a log or a terminal: a PostgreSQL password is masked. */
 export function describeDatabase(url: string): string {
-  if (!/^postgres(ql)?:\/\//.test(url)) return url
+  if (!isPostgresUrl(url)) return url
   const parsed = new URL(url)
   if (parsed.password !== '') parsed.password = '***'
   return parsed.toString()

@@ -1,4 +1,5 @@
 // Leagues: create/upsert, read with their games and officials, patch. No league change emits an event.
+import type { Kysely } from 'kysely'
 import type {
   League,
   LeagueDetail,
@@ -9,9 +10,7 @@ import type {
 import * as games from '../store/games.js'
 import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
-import type { LeagueRow } from '../store/tables.js'
-import type { Kysely } from 'kysely'
-import type { Db } from '../store/tables.js'
+import type { Db, LeagueRow } from '../store/tables.js'
 import { checkSource, writeSource, type Caller, type PartnerCaller } from './caller.js'
 import { newId, nowIso } from './clock.js'
 import type { Deps } from './deps.js'

@@ -73,6 +73,4 @@ export function toCents(dollars: number): number {
   return Math.round(Number(`${mantissa}e${Number(exponent) + 2}`))
 }
 
-export const ErrorBody = z.object({ error: z.string() })
-
 export const DataEnvelope = <T extends z.ZodType>(data: T) => z.object({ data })

@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely'
 import type { DatabaseConnection } from 'kysely'
 import pg from 'pg'
+import { isPostgresUrl, sqlitePath } from '../database-url.js'
 import { migrationProvider } from './migrations/index.js'
 import type { Db } from './tables.js'
 
@@ -33,14 +34,6 @@ class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver() {
     return new ImmediateSqliteDriver({ database: this.database })
   }
-}
-
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//.test(url)
-}
-
-export function sqlitePath(url: string): string {
-  return url.startsWith('file:') ? url.slice('file:'.length) : url
 }
 
 export function openDatabase(url: string): Database {

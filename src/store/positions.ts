@@ -42,15 +42,6 @@ export async function claimsAndPayments(
   return { claims, payments }
 }
 
-export async function setPositionStatus(
-  db: Kysely<Db>,
-  id: string,
-  status: PositionStatus,
-  at: string,
-): Promise<void> {
-  await db.updateTable('positions').set({ status, updated_at: at }).where('id', '=', id).execute()
-}
-
 /** Conditional status change of the given positions still in `from`; returns how many changed. */
 export async function transitionPositions(
   db: Kysely<Db>,

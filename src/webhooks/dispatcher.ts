@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Kysely } from 'kysely'
 import type { WebhookSettings } from '../config.js'
+import { isPostgresUrl } from '../database-url.js'
 import * as deliveries from '../store/deliveries.js'
 import { listenForDeliveries, onDeliveries, type Listener } from '../store/outbox.js'
 import type { Db } from '../store/tables.js'
@@ -81,7 +82,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
 
   const unsubscribe = onDeliveries(wake)
   const listener: Listener | undefined =
-    options.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(options.databaseUrl)
+    options.databaseUrl !== undefined && isPostgresUrl(options.databaseUrl)
       ? listenForDeliveries(options.databaseUrl, wake, (err) =>
           log.warn({ err }, 'webhook LISTEN connection'),
         )
