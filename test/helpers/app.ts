@@ -1,7 +1,7 @@
 // buildTestApp(): a migrated database (fresh in-memory SQLite per test, or this file's PostgreSQL clone),
 // the HTTP app, and partner clients with keys of their own fresh source, so tests never see each other.
 import { randomBytes } from 'node:crypto'
-import type { LightMyRequestResponse } from 'fastify'
+import type { FastifyServerOptions, LightMyRequestResponse } from 'fastify'
 import { afterEach, beforeEach } from 'vitest'
 import { buildHttp, openRuntime, type Runtime } from '../../src/app.js'
 import { issueKey, type IssuedKey } from '../../src/domain/api-keys.js'
@@ -77,9 +77,11 @@ export function clientFor(app: App, authorization?: string): Client {
   }
 }
 
-export async function buildTestApp(): Promise<TestApp> {
+export async function buildTestApp(
+  options: { logger?: FastifyServerOptions['logger'] } = {},
+): Promise<TestApp> {
   const runtime = await openRuntime(await testDatabaseUrl(), { migrate: !isPostgres() })
-  const app = await buildHttp(runtime)
+  const app = await buildHttp(runtime, options.logger)
   await app.ready()
   return {
     app,

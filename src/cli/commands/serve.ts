@@ -1,27 +1,14 @@
 // `refdesk serve`: the HTTP API in the foreground. SIGTERM or SIGINT stops accepting connections, lets
 // in-flight requests finish, closes the database and exits 0; a second signal exits at once with 1.
 import { Command } from 'commander'
-import type { FastifyServerOptions } from 'fastify'
 import { buildHttp, openRuntime } from '../../app.js'
 import { loadConfig, type ConfigFlags } from '../../config.js'
+import { loggerOptions } from '../../http/logger.js'
 import type { App } from '../../http/server.js'
 import { describeDatabase } from '../output.js'
 import { databaseOption } from '../runtime.js'
 import { startDispatcher, type Dispatcher } from '../../webhooks/dispatcher.js'
 import { WEBHOOK_ENVIRONMENT } from './worker.js'
-
-// Credentials never reach the log, whichever serializer ends up printing request or response headers.
-const REDACTED = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  'headers.authorization',
-  'headers.cookie',
-]
-
-function loggerOptions(level: string): FastifyServerOptions['logger'] {
-  return { level, redact: { paths: REDACTED, censor: '[redacted]' } }
-}
 
 export function serveCommand(): Command {
   return new Command('serve')

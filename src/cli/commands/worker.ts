@@ -4,6 +4,7 @@ import { Command } from 'commander'
 import { pino } from 'pino'
 import { openRuntime } from '../../app.js'
 import { databaseUrlFrom, loadConfig } from '../../config.js'
+import { loggerOptions } from '../../http/logger.js'
 import { startDispatcher } from '../../webhooks/dispatcher.js'
 import { describeDatabase } from '../output.js'
 import { databaseOption, type DatabaseFlags } from '../runtime.js'
@@ -29,7 +30,7 @@ export function workerCommand(): Command {
     .action(async (flags: DatabaseFlags) => {
       const config = loadConfig({ flags })
       const url = databaseUrlFrom(process.env, flags)
-      const log = pino({ level: config.logLevel })
+      const log = pino(loggerOptions(config.logLevel))
       const runtime = await openRuntime(url)
       const dispatcher = startDispatcher({
         db: runtime.deps.db,
