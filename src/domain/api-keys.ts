@@ -88,7 +88,7 @@ export async function authenticate(
     keyId: row.id,
     source: row.source,
     organizerId: row.organizer_id,
-    grantedLeagueIds: await apiKeys.grantedLeagueIds(deps.db, row.id),
+    grantedLeagueIds: row.grantedLeagueIds,
   }
 }
 

@@ -20,7 +20,7 @@ import { ApiError, fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
 import { requireGame } from './game-status.js'
 import { requireLeague } from './leagues.js'
-import { loadGameDetail, loadGames } from './views.js'
+import { loadGameDetail, loadGames, loadLeagueGames, withPositions } from './views.js'
 
 export interface UpsertGamesInput {
   source?: string | undefined
@@ -35,7 +35,7 @@ interface ParsedItem {
 
 export async function listGames(deps: Deps, caller: Caller, leagueId: string): Promise<Game[]> {
   const league = await requireLeague(deps.db, caller, leagueId)
-  return loadGames(deps.db, await games.listGames(deps.db, league.id))
+  return loadLeagueGames(deps.db, league.id)
 }
 
 /**
@@ -93,7 +93,8 @@ async function writeBatch(trx: Transaction<Db>, caller: Caller, leagueId: string
   const league = await requireLeague(trx, caller, leagueId)
   const source = writeSource(caller)
   const keys = [...new Set(items.flatMap(({ item }) => item.externalId ?? []))]
-  const plan = planBatch(items, await games.lockGamesByExternalId(trx, source, keys), {
+  const existing = await games.lockGamesByExternalId(trx, source, keys)
+  const plan = planBatch(items, existing, {
     leagueId: league.id,
     source,
     at: nowIso(),
@@ -105,7 +106,12 @@ async function writeBatch(trx: Transaction<Db>, caller: Caller, leagueId: string
     return { ...row, ...state }
   })
   await positions.insertPositions(trx, plan.positions)
-  const created = await loadGames(trx, snapshots)
+  // New games' positions are the ones just written; only the games the batch updated need theirs read.
+  const updatedIds = existing.filter((g) => plan.games.has(g.id)).map((g) => g.id)
+  const created = withPositions(snapshots, [
+    ...plan.positions,
+    ...(await positions.listPositions(trx, updatedIds)),
+  ])
   await recordEvents(
     trx,
     created.map((game) => domainEvent('game.created', league.id, game)),

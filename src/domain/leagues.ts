@@ -7,7 +7,6 @@ import type {
   UpdateLeagueInput,
   UpsertLeagueInput,
 } from '../schemas/leagues.js'
-import * as games from '../store/games.js'
 import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
 import type { Db, LeagueRow } from '../store/tables.js'
@@ -15,7 +14,7 @@ import { checkSource, writeSource, type Caller, type PartnerCaller } from './cal
 import { newId, nowIso } from './clock.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
-import { loadGames, toLeague, toOfficial } from './views.js'
+import { loadLeagueGames, toLeague, toOfficial } from './views.js'
 
 export async function requireLeague(db: Kysely<Db>, caller: Caller, leagueId: string): Promise<LeagueRow> {
   return (await leagues.findLeagueInScope(db, caller, leagueId)) ?? fail('league_not_found')
@@ -65,15 +64,11 @@ export async function upsertLeague(
 
 export async function getLeague(deps: Deps, caller: Caller, leagueId: string): Promise<LeagueDetail> {
   const league = await requireLeague(deps.db, caller, leagueId)
-  const [gameRows, officials] = await Promise.all([
-    games.listGames(deps.db, league.id),
+  const [leagueGames, officials] = await Promise.all([
+    loadLeagueGames(deps.db, league.id),
     memberships.listOfficials(deps.db, league.id),
   ])
-  return {
-    ...toLeague(league),
-    games: await loadGames(deps.db, gameRows),
-    officials: officials.map(toOfficial),
-  }
+  return { ...toLeague(league), games: leagueGames, officials: officials.map(toOfficial) }
 }
 
 export async function updateLeague(

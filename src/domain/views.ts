@@ -7,7 +7,13 @@ import type { League } from '../schemas/leagues.js'
 import type { ClaimOfficial, Official } from '../schemas/officials.js'
 import type { Payment } from '../schemas/payments.js'
 import type { OfficialRow } from '../store/memberships.js'
-import { claimsAndPayments, listPositions, type ClaimWithUser } from '../store/positions.js'
+import { listGames } from '../store/games.js'
+import {
+  listLeaguePositions,
+  listPositionDetails,
+  listPositions,
+  type ClaimWithUser,
+} from '../store/positions.js'
 import type { Db, GameRow, LeagueRow, PaymentRow, PositionRow } from '../store/tables.js'
 
 export function toLeague(row: LeagueRow): League {
@@ -22,7 +28,7 @@ export function toLeague(row: LeagueRow): League {
   }
 }
 
-export function toGameSummary(row: GameRow): GameSummary {
+export function toGameSummary(row: Omit<GameRow, 'seq'>): GameSummary {
   return {
     id: row.id,
     leagueId: row.league_id,
@@ -37,7 +43,7 @@ export function toGameSummary(row: GameRow): GameSummary {
   }
 }
 
-export function toPosition(row: PositionRow): Position {
+export function toPosition(row: Omit<PositionRow, 'seq'>): Position {
   return {
     id: row.id,
     label: row.label,
@@ -83,33 +89,39 @@ export function toOfficial(row: OfficialRow): Official {
 
 /** Games with their positions (no official, no payment), in the order given. */
 export async function loadGames(db: Kysely<Db>, games: readonly GameRow[]): Promise<Game[]> {
-  const positions = groupBy(
+  return withPositions(
+    games,
     await listPositions(
       db,
       games.map((g) => g.id),
     ),
-    (p) => p.game_id,
   )
-  return games.map((g) => ({ ...toGameSummary(g), positions: (positions.get(g.id) ?? []).map(toPosition) }))
+}
+
+/** A league's games by `startsAt` with their positions, in two fixed queries whatever the league's size. */
+export async function loadLeagueGames(db: Kysely<Db>, leagueId: string): Promise<Game[]> {
+  const [games, positions] = await Promise.all([listGames(db, leagueId), listLeaguePositions(db, leagueId)])
+  return withPositions(games, positions)
+}
+
+/** Each game with its positions from the given list, in the list's order. */
+export function withPositions(
+  games: readonly Omit<GameRow, 'seq'>[],
+  positions: readonly Omit<PositionRow, 'seq'>[],
+): Game[] {
+  const byGame = groupBy(positions, (p) => p.game_id)
+  return games.map((g) => ({ ...toGameSummary(g), positions: (byGame.get(g.id) ?? []).map(toPosition) }))
 }
 
 export async function loadGameDetail(db: Kysely<Db>, game: GameRow): Promise<GameDetail> {
-  const positions = await listPositions(db, [game.id])
-  const { claims, payments } = await claimsAndPayments(
-    db,
-    positions.map((p) => p.id),
-  )
+  const positions = await listPositionDetails(db, game.id)
   return {
     ...toGameSummary(game),
-    positions: positions.map((p): PositionDetail => {
-      const claim = claims.get(p.id)
-      const payment = payments.get(p.id)
-      return {
-        ...toPosition(p),
-        official: claim ? toClaimOfficial(claim) : null,
-        payment: payment ? toPayment(payment) : null,
-      }
-    }),
+    positions: positions.map(({ position, official, payment }): PositionDetail => ({
+      ...toPosition(position),
+      official: official ? toClaimOfficial({ user: official }) : null,
+      payment: payment ? toPayment(payment) : null,
+    })),
   }
 }
 

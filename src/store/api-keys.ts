@@ -1,12 +1,30 @@
 import type { Kysely } from 'kysely'
+import { prepared } from './prepared.js'
 import type { ApiKeyRow, Db } from './tables.js'
 
 export function insertKey(db: Kysely<Db>, row: Omit<ApiKeyRow, 'seq'>): Promise<ApiKeyRow> {
   return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow()
 }
 
-export function findKeyByHash(db: Kysely<Db>, keyHash: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst()
+const keyWithGrants = prepared((db, p: { keyHash: string }) =>
+  db
+    .selectFrom('api_keys')
+    .leftJoin('key_grants', 'key_grants.key_id', 'api_keys.id')
+    .selectAll('api_keys')
+    .select('key_grants.league_id')
+    .where('api_keys.key_hash', '=', p.keyHash),
+)
+
+/** The key with this hash and the leagues granted to it, in one round trip: every request starts here. */
+export async function findKeyByHash(
+  db: Kysely<Db>,
+  keyHash: string,
+): Promise<(ApiKeyRow & { grantedLeagueIds: string[] }) | undefined> {
+  const rows = await keyWithGrants.execute(db, { keyHash })
+  const [first] = rows
+  if (!first) return undefined
+  const { league_id: _, ...key } = first
+  return { ...key, grantedLeagueIds: rows.flatMap((r) => (r.league_id === null ? [] : [r.league_id])) }
 }
 
 export function findKey(db: Kysely<Db>, id: string): Promise<ApiKeyRow | undefined> {
@@ -24,11 +42,6 @@ export async function revokeKey(db: Kysely<Db>, id: string, at: string): Promise
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .execute()
-}
-
-export async function grantedLeagueIds(db: Kysely<Db>, keyId: string): Promise<string[]> {
-  const rows = await db.selectFrom('key_grants').select('league_id').where('key_id', '=', keyId).execute()
-  return rows.map((r) => r.league_id)
 }
 
 export async function listGrants(db: Kysely<Db>): Promise<{ key_id: string; league_id: string }[]> {

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely'
-import type { DatabaseConnection } from 'kysely'
+import type { DatabaseConnection, SqliteDatabase } from 'kysely'
 import pg from 'pg'
 import { isPostgresUrl, sqlitePath } from '../database-url.js'
 import { migrationProvider } from './migrations/index.js'
@@ -28,7 +28,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly database: SQLite.Database) {
+  constructor(private readonly database: SqliteDatabase) {
     super({ database })
   }
   override createDriver() {
@@ -47,8 +47,32 @@ function openSqlite(path: string): Database {
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
-  const db = new Kysely<Db>({ dialect: new ImmediateSqliteDialect(sqlite) })
+  const db = new Kysely<Db>({ dialect: new ImmediateSqliteDialect(withStatementCache(sqlite)) })
   return handle(db, 'sqlite')
+}
+
+const STATEMENT_CACHE_SIZE = 500
+
+/**
+ * Kysely's SQLite driver prepares every statement it runs, and preparing costs more than running a
+ * primary-key lookup. The same SQL text gets the same prepared statement here (least recently used
+ * evicted). Sharing is safe because better-sqlite3 runs each statement to completion synchronously.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>()
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = statements.get(text)
+      if (statement) statements.delete(text)
+      else {
+        statement = sqlite.prepare(text)
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!)
+      }
+      statements.set(text, statement)
+      return statement
+    },
+  }
 }
 
 function openPostgres(url: string): Database {

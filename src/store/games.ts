@@ -1,7 +1,8 @@
 import type { Kysely, Transaction } from 'kysely'
 import { isPostgres } from './dialect.js'
 import type { Caller } from '../domain/caller.js'
-import { leagueInScope } from './scope.js'
+import { prepared } from './prepared.js'
+import { leagueInScope, scopeParams, type Scope } from './scope.js'
 import type { Db, GameRow, GameStatus, GameUpdate, NewGame } from './tables.js'
 
 const gameColumns = [
@@ -20,30 +21,32 @@ const gameColumns = [
   'games.updated_at',
 ] as const
 
-/** A game whose league is in the caller's scope. */
-export function findGameInScope(db: Kysely<Db>, caller: Caller, id: string): Promise<GameRow | undefined> {
-  return db
+const gameInScope = prepared((db, p: Scope & { id: string }) =>
+  db
     .selectFrom('games')
     .innerJoin('leagues', 'leagues.id', 'games.league_id')
     .select(gameColumns)
-    .where('games.id', '=', id)
-    .where(leagueInScope(caller))
-    .executeTakeFirst()
+    .where('games.id', '=', p.id)
+    .where(leagueInScope(p)),
+)
+
+/** A game whose league is in the caller's scope. */
+export function findGameInScope(db: Kysely<Db>, caller: Caller, id: string): Promise<GameRow | undefined> {
+  if (caller.kind === 'app') return findGame(db, id)
+  return gameInScope.takeFirst(db, { ...scopeParams(caller), id })
 }
 
 export function findGame(db: Kysely<Db>, id: string): Promise<GameRow | undefined> {
   return db.selectFrom('games').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
+const gamesOfLeague = prepared((db, p: { leagueId: string }) =>
+  db.selectFrom('games').selectAll().where('league_id', '=', p.leagueId).orderBy('starts_at').orderBy('seq'),
+)
+
 /** Games of a league by `startsAt` ascending; insertion order breaks ties. */
 export function listGames(db: Kysely<Db>, leagueId: string): Promise<GameRow[]> {
-  return db
-    .selectFrom('games')
-    .selectAll()
-    .where('league_id', '=', leagueId)
-    .orderBy('starts_at')
-    .orderBy('seq')
-    .execute()
+  return gamesOfLeague.execute(db, { leagueId })
 }
 
 export async function setGameStatus(

@@ -1,19 +1,20 @@
 import type { Kysely } from 'kysely'
 import type { Caller } from '../domain/caller.js'
-import { leagueInScope } from './scope.js'
+import { prepared } from './prepared.js'
+import { leagueInScope, scopeParams, type Scope } from './scope.js'
 import type { Db, LeagueRow, NewLeague } from './tables.js'
+
+const leagueInScopeById = prepared((db, p: Scope & { id: string }) =>
+  db.selectFrom('leagues').selectAll().where('id', '=', p.id).where(leagueInScope(p)),
+)
 
 export function findLeagueInScope(
   db: Kysely<Db>,
   caller: Caller,
   id: string,
 ): Promise<LeagueRow | undefined> {
-  return db
-    .selectFrom('leagues')
-    .selectAll()
-    .where('id', '=', id)
-    .where(leagueInScope(caller))
-    .executeTakeFirst()
+  if (caller.kind === 'app') return findLeague(db, id)
+  return leagueInScopeById.takeFirst(db, { ...scopeParams(caller), id })
 }
 
 export type LeagueWithCounts = LeagueRow & { game_count: number; member_count: number }

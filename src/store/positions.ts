@@ -1,11 +1,26 @@
 import type { Kysely, Transaction } from 'kysely'
 import { isPostgres } from './dialect.js'
+import { prepared } from './prepared.js'
 import type { ClaimRow, Db, PaymentRow, PositionRow, PositionStatus, UserRow } from './tables.js'
 
 /** Positions of the given games in creation order. */
 export async function listPositions(db: Kysely<Db>, gameIds: readonly string[]): Promise<PositionRow[]> {
   if (gameIds.length === 0) return []
   return db.selectFrom('positions').selectAll().where('game_id', 'in', gameIds).orderBy('seq').execute()
+}
+
+const positionsOfLeague = prepared((db, p: { leagueId: string }) =>
+  db
+    .selectFrom('positions')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .selectAll('positions')
+    .where('games.league_id', '=', p.leagueId)
+    .orderBy('positions.seq'),
+)
+
+/** Positions of every game of a league in creation order. */
+export function listLeaguePositions(db: Kysely<Db>, leagueId: string): Promise<PositionRow[]> {
+  return positionsOfLeague.execute(db, { leagueId })
 }
 
 export function findPosition(db: Kysely<Db>, id: string): Promise<PositionRow | undefined> {
@@ -40,6 +55,79 @@ export async function claimsAndPayments(
   }
   for (const payment of paymentRows) payments.set(payment.position_id, payment)
   return { claims, payments }
+}
+
+export interface PositionDetailRow {
+  position: PositionRow
+  official: Pick<UserRow, 'id' | 'name' | 'email'> | null
+  payment: PaymentRow | null
+}
+
+/** One game's positions in creation order, each with its claimed official and its payment: one query. */
+const positionDetailsOfGame = prepared((db, p: { gameId: string }) =>
+  db
+    .selectFrom('positions')
+    .leftJoin('claims', 'claims.position_id', 'positions.id')
+    .leftJoin('users', 'users.id', 'claims.user_id')
+    .leftJoin('payments', 'payments.position_id', 'positions.id')
+    .selectAll('positions')
+    .select([
+      'users.id as official_id',
+      'users.name as official_name',
+      'users.email as official_email',
+      'payments.seq as payment_seq',
+      'payments.id as payment_id',
+      'payments.official_id as payment_official_id',
+      'payments.league_id as payment_league_id',
+      'payments.amount_cents as payment_amount_cents',
+      'payments.currency as payment_currency',
+      'payments.mode as payment_mode',
+      'payments.status as payment_status',
+      'payments.paid_at as payment_paid_at',
+      'payments.failure_code as payment_failure_code',
+      'payments.failure_message as payment_failure_message',
+      'payments.created_at as payment_created_at',
+      'payments.updated_at as payment_updated_at',
+    ])
+    .where('positions.game_id', '=', p.gameId)
+    .orderBy('positions.seq'),
+)
+
+export async function listPositionDetails(db: Kysely<Db>, gameId: string): Promise<PositionDetailRow[]> {
+  const rows = await positionDetailsOfGame.execute(db, { gameId })
+  return rows.map((r) => ({
+    position: {
+      seq: r.seq,
+      id: r.id,
+      game_id: r.game_id,
+      label: r.label,
+      pay_cents: r.pay_cents,
+      status: r.status,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    },
+    official:
+      r.official_id === null ? null : { id: r.official_id, name: r.official_name!, email: r.official_email! },
+    payment:
+      r.payment_id === null
+        ? null
+        : {
+            seq: r.payment_seq!,
+            id: r.payment_id,
+            position_id: r.id,
+            official_id: r.payment_official_id!,
+            league_id: r.payment_league_id!,
+            amount_cents: r.payment_amount_cents!,
+            currency: r.payment_currency!,
+            mode: r.payment_mode!,
+            status: r.payment_status!,
+            paid_at: r.payment_paid_at,
+            failure_code: r.payment_failure_code,
+            failure_message: r.payment_failure_message,
+            created_at: r.payment_created_at!,
+            updated_at: r.payment_updated_at!,
+          },
+  }))
 }
 
 /** Conditional status change of the given positions still in `from`; returns how many changed. */
