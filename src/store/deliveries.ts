@@ -2,6 +2,7 @@
 // when pending, its next attempt time has come and no live lease holds it.
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { isPostgres } from './dialect.js'
+import { prepared } from './prepared.js'
 import type { Db, DeliveryRow, NewAttempt, NewDelivery } from './tables.js'
 
 const INSERT_CHUNK = 500
@@ -30,10 +31,10 @@ export interface LeaseRequest {
   now: string
   until: string
   limit: number
-  /** At most this many rows per endpoint… */
-  perEndpoint: number
-  /** …minus what this dispatcher already has in flight there. */
-  busy: ReadonlyMap<string, number>
+  /** How many more rows this dispatcher takes per endpoint… */
+  room: ReadonlyMap<string, number>
+  /** …and for an endpoint not in `room`. */
+  defaultRoom: number
 }
 
 /** Leases up to `limit` due deliveries, oldest due first; no two dispatchers get the same row. */
@@ -72,31 +73,31 @@ export async function leaseDue(db: Kysely<Db>, req: LeaseRequest): Promise<Deliv
   })
 }
 
-// Ranking due rows within each endpoint caps the lease at each endpoint's free slots, so a busy endpoint's
+// Ranking due rows within each endpoint caps the lease at each endpoint's room, so a busy endpoint's
 // backlog is neither leased nor handed back.
 function dueIds(db: Kysely<Db>, req: LeaseRequest) {
-  const saturated = [...req.busy].filter(([, n]) => n >= req.perEndpoint).map(([id]) => id)
-  const partial = [...req.busy].filter(([, n]) => n < req.perEndpoint)
+  const full = [...req.room].filter(([, n]) => n <= 0).map(([id]) => id)
+  const partial = [...req.room].filter(([, n]) => n > 0)
   const room =
     partial.length === 0
-      ? sql.lit(req.perEndpoint)
+      ? sql.lit(req.defaultRoom)
       : sql`case ${sql.join(
-          partial.map(([id, n]) => sql`when r.endpoint_id = ${id} then ${sql.lit(req.perEndpoint - n)}`),
+          partial.map(([id, n]) => sql`when r.endpoint_id = ${id} then ${sql.lit(n)}`),
           sql` `,
-        )} else ${sql.lit(req.perEndpoint)} end`
+        )} else ${sql.lit(req.defaultRoom)} end`
   let due = db
     .selectFrom('webhook_deliveries')
     .select(['id', 'endpoint_id', 'next_attempt_at', 'seq'])
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', req.now)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', req.now)]))
-  if (saturated.length > 0) due = due.where('endpoint_id', 'not in', saturated)
+  if (full.length > 0) due = due.where('endpoint_id', 'not in', full)
   // Ranking only the earliest rows keeps the lease cheap under a large backlog; an endpoint that fills
   // them reaches its bound and is skipped next time, which lets the others through.
   const earliest = due
     .orderBy('next_attempt_at')
     .orderBy('seq')
-    .limit(req.limit * req.perEndpoint)
+    .limit(req.limit * 2)
   const ranked = db
     .selectFrom(earliest.as('e'))
     .selectAll()
@@ -116,6 +117,7 @@ export interface DeliveryJob {
   id: string
   endpointId: string
   attempts: number
+  leaseUntil: string
   url: string
   secret: string
   eventId: string
@@ -134,6 +136,7 @@ export async function loadJobs(db: Kysely<Db>, ids: readonly string[]): Promise<
       'd.id',
       'd.endpoint_id as endpointId',
       'd.attempts',
+      sql<string>`d.lease_until`.as('leaseUntil'),
       'e.url',
       'e.secret',
       'o.id as eventId',
@@ -164,30 +167,86 @@ export async function recordAttempts(
 ): Promise<boolean[]> {
   return db.transaction().execute(async (trx) => {
     const recorded: boolean[] = []
-    for (const outcome of outcomes) {
-      const updated = await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          status: outcome.status,
-          attempts: outcome.attempts,
-          last_status_code: outcome.attempt.status_code ?? null,
-          last_error: outcome.attempt.error ?? null,
-          last_attempt_at: outcome.attempt.attempted_at,
-          next_attempt_at: outcome.nextAttemptAt,
-          delivered_at: outcome.deliveredAt,
-          lease_owner: null,
-          lease_until: null,
+    for (const { owner, attempt, status, attempts, nextAttemptAt, deliveredAt } of outcomes) {
+      const [updated] = await settleLeasedDelivery.execute(trx, {
+        id: attempt.delivery_id,
+        owner,
+        status,
+        attempts,
+        statusCode: attempt.status_code ?? null,
+        error: attempt.error ?? null,
+        attemptedAt: attempt.attempted_at,
+        nextAttemptAt,
+        deliveredAt,
+      })
+      if (updated) {
+        await insertAttempt.execute(trx, {
+          deliveryId: attempt.delivery_id,
+          attemptedAt: attempt.attempted_at,
+          statusCode: attempt.status_code ?? null,
+          error: attempt.error ?? null,
+          durationMs: attempt.duration_ms,
         })
-        .where('id', '=', outcome.attempt.delivery_id)
-        .where('lease_owner', '=', outcome.owner)
-        .executeTakeFirst()
-      const ok = updated.numUpdatedRows > 0n
-      if (ok) await trx.insertInto('webhook_attempts').values(outcome.attempt).execute()
-      recorded.push(ok)
+      }
+      recorded.push(updated !== undefined)
     }
     return recorded
   })
 }
+
+// Two statements per attempt on the dispatcher's hottest path: built and compiled once.
+const settleLeasedDelivery = prepared(
+  (
+    db,
+    p: {
+      id: string
+      owner: string
+      status: DeliveryRow['status']
+      attempts: number
+      statusCode: number | null
+      error: string | null
+      attemptedAt: string
+      nextAttemptAt: string | null
+      deliveredAt: string | null
+    },
+  ) =>
+    db
+      .updateTable('webhook_deliveries')
+      .set({
+        status: p.status,
+        attempts: p.attempts,
+        last_status_code: p.statusCode,
+        last_error: p.error,
+        last_attempt_at: p.attemptedAt,
+        next_attempt_at: p.nextAttemptAt,
+        delivered_at: p.deliveredAt,
+        lease_owner: null,
+        lease_until: null,
+      })
+      .where('id', '=', p.id)
+      .where('lease_owner', '=', p.owner)
+      .returning('id'),
+)
+
+const insertAttempt = prepared(
+  (
+    db,
+    p: {
+      deliveryId: string
+      attemptedAt: string
+      statusCode: number | null
+      error: string | null
+      durationMs: number
+    },
+  ) =>
+    db.insertInto('webhook_attempts').values({
+      delivery_id: p.deliveryId,
+      attempted_at: p.attemptedAt,
+      status_code: p.statusCode,
+      error: p.error,
+      duration_ms: p.durationMs,
+    }),
+)
 
 /** Gives leased rows back untouched (shutdown, or an endpoint already at its bound). */
 export async function releaseLeases(db: Kysely<Db>, owner: string, ids: readonly string[]): Promise<void> {

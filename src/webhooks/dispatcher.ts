@@ -1,8 +1,13 @@
-// The dispatcher: leases due deliveries, sends them with bounded concurrency (overall and per endpoint,
-// so a slow endpoint cannot starve the rest), records every attempt and schedules the next one. Wakes on
-// new deliveries in this process, on PostgreSQL NOTIFY from any process, on its own retry timers, and
-// otherwise polls. Any number of dispatchers can share one database: a row is worked under a lease, and
-// a lease left by a killed dispatcher expires so another one retries it with the same `webhook-id`.
+// The dispatcher: leases due deliveries in batches, sends them with bounded concurrency (overall and per
+// endpoint, so a slow endpoint cannot starve the rest), records every attempt and schedules the next one.
+// Wakes on new deliveries in this process, on PostgreSQL NOTIFY from any process, on its own retry
+// timers, and otherwise polls. Any number of dispatchers can share one database: a row is worked under a
+// lease, and a lease left by a killed dispatcher expires so another one retries it with the same
+// `webhook-id`.
+//
+// Throughput comes from touching the database rarely: one lease statement brings a batch sized to what
+// each endpoint can take before the lease runs out (learned from its recent attempt times), the batch is
+// sent from memory, and finished attempts share group commits.
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Kysely } from 'kysely'
@@ -15,6 +20,7 @@ import { attempt, createAgent } from './deliver.js'
 import { nextAttemptDelay } from './retry-schedule.js'
 
 export interface DispatcherLog {
+  debug?(obj: object, msg: string): void
   info(obj: object, msg: string): void
   warn(obj: object, msg: string): void
   error(obj: object, msg: string): void
@@ -43,8 +49,25 @@ export interface Dispatcher {
 const silent: DispatcherLog = { info() {}, warn() {}, error() {} }
 const iso = (ms: number) => new Date(ms).toISOString()
 
+/** An endpoint's queue holds at most this many times its concurrency of leased, unsent deliveries. */
+const MAX_BATCH_FACTOR = 32
+
+/** How long a finished attempt may wait for others to share its commit, and how many may share one. */
+const RECORD_WINDOW_MS = 10
+const RECORD_BATCH = 256
+
+/** Endpoints whose pace is remembered between their queues; older ones start afresh. */
+const PACE_ENTRIES = 10_000
+
+/** What this dispatcher holds for one endpoint: leased jobs waiting and attempts in flight. */
+interface EndpointQueue {
+  waiting: deliveries.DeliveryJob[]
+  active: number
+  /** The last lease found fewer due rows than this queue had room for. */
+  drained: boolean
+}
+
 interface InFlight {
-  endpointId: string
   controller: AbortController
   done: Promise<void>
 }
@@ -60,15 +83,27 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     connectionsPerOrigin: settings.perEndpointConcurrency,
     ...(options.ca !== undefined && { ca: options.ca }),
   })
+  // An attempt must finish inside its lease, or another dispatcher could send the same delivery meanwhile.
+  const leaseMargin = Math.min(settings.timeoutMs + 1000, leaseMs / 2)
+  const queues = new Map<string, EndpointQueue>()
   const inFlight = new Map<string, InFlight>()
-  const perEndpoint = new Map<string, number>()
+  /** Recent attempt time (ms, moving average) per endpoint, least recently updated first. */
+  const pace = new Map<string, number>()
+  let waitingCount = 0
+  let sending = 0
   let stopping = false
   let pumping: Promise<void> | undefined
   let again = false
   let timer: NodeJS.Timeout | undefined
   let timerAt = Infinity
 
+  // Every wake-up but a finished attempt may mean deliveries for endpoints this dispatcher holds nothing of.
+  let anyEndpoint = true
   const wake = () => {
+    anyEndpoint = true
+    refill()
+  }
+  const refill = () => {
     if (stopping) return
     if (pumping) {
       again = true
@@ -76,7 +111,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     }
     pumping = pump().finally(() => {
       pumping = undefined
-      if (again) wake()
+      if (again) refill()
     })
   }
 
@@ -101,13 +136,28 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     )
   }
 
+  /**
+   * How many deliveries an endpoint's queue may hold (waiting plus in flight): as many as its connections
+   * can send within half a lease at its recent pace, so a slow endpoint gets no more than it can use.
+   */
+  function capacity(endpointId: string | undefined): number {
+    const perEndpoint = settings.perEndpointConcurrency
+    const averageMs = endpointId === undefined ? undefined : pace.get(endpointId)
+    if (averageMs === undefined) return perEndpoint
+    const rounds = Math.floor(leaseMs / 2 / Math.max(averageMs, 1))
+    return perEndpoint * Math.min(Math.max(rounds, 1), MAX_BATCH_FACTOR)
+  }
+
   async function pump() {
     try {
+      let scanned = false
       do {
         again = false
-        await leaseAndStart()
+        startWaiting()
+        if (await lease()) scanned = true
+        startWaiting()
       } while (again && !stopping)
-      if (stopping) return
+      if (stopping || !scanned) return
       // A due row still pending here waits on a busy endpoint or a full dispatcher; the attempt that frees
       // the slot wakes us, so only future retries arm the timer early.
       const due = await deliveries.nextDueAt(db)
@@ -120,51 +170,126 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
-  async function leaseAndStart() {
-    const free = settings.concurrency - inFlight.size
-    if (free <= 0 || stopping) return
+  /** Leases more work if it is worth a statement; answers whether it looked. */
+  async function lease(): Promise<boolean> {
+    const room = new Map<string, number>()
+    let lowQueue = false
+    let knownRoom = 0
+    for (const [endpointId, queue] of queues) {
+      const free = capacity(endpointId) - queue.waiting.length - queue.active
+      room.set(endpointId, free)
+      knownRoom += Math.max(free, 0)
+      if (!queue.drained && free * 2 >= capacity(endpointId)) lowQueue = true
+    }
+    // Endpoints this dispatcher holds nothing of get the default room each, up to its concurrency of them.
+    const limit = Math.min(
+      settings.concurrency * MAX_BATCH_FACTOR - waitingCount - inFlight.size,
+      knownRoom + capacity(undefined) * settings.concurrency,
+    )
+    // After a finished attempt, lease only once a queue has drained to half: fewer, larger leases.
+    if (stopping || limit <= 0 || !(anyEndpoint || lowQueue)) return false
+    anyEndpoint = false
     const now = Date.now()
     const leased = await deliveries.leaseDue(db, {
       owner,
       now: iso(now),
       until: iso(now + leaseMs),
-      limit: free,
-      perEndpoint: settings.perEndpointConcurrency,
-      busy: perEndpoint,
+      limit,
+      room,
+      defaultRoom: capacity(undefined),
     })
-    if (leased.length === 0) return
+    if (leased.length === 0) {
+      for (const queue of queues.values()) queue.drained = true
+      return true
+    }
     const jobs = await deliveries.loadJobs(
       db,
       leased.map((r) => r.id),
     )
-    const giveBack: string[] = []
-    for (const job of jobs) {
-      if (stopping || (perEndpoint.get(job.endpointId) ?? 0) >= settings.perEndpointConcurrency) {
-        giveBack.push(job.id)
-      } else {
-        start(job)
-      }
+    if (stopping) {
+      await deliveries.releaseLeases(
+        db,
+        owner,
+        jobs.map((j) => j.id),
+      )
+      return true
     }
-    await deliveries.releaseLeases(db, owner, giveBack)
-    if (leased.length === free || giveBack.length > 0) again = true
+    const got = new Map<string, number>()
+    for (const job of jobs) {
+      const queue = queueOf(job.endpointId)
+      queue.waiting.push(job)
+      waitingCount++
+      got.set(job.endpointId, (got.get(job.endpointId) ?? 0) + 1)
+    }
+    for (const [endpointId, free] of room) {
+      const queue = queues.get(endpointId)
+      if (queue) queue.drained = (got.get(endpointId) ?? 0) < free
+    }
+    if (leased.length === limit) again = anyEndpoint = true
+    return true
   }
 
-  function start(job: deliveries.DeliveryJob) {
+  function queueOf(endpointId: string): EndpointQueue {
+    let queue = queues.get(endpointId)
+    if (!queue) {
+      queue = { waiting: [], active: 0, drained: false }
+      queues.set(endpointId, queue)
+    }
+    return queue
+  }
+
+  /** Starts waiting jobs, endpoint by endpoint, while both concurrency bounds allow. */
+  function startWaiting() {
+    const expired: string[] = []
+    for (const queue of queues.values()) {
+      while (
+        queue.waiting.length > 0 &&
+        queue.active < settings.perEndpointConcurrency &&
+        sending < settings.concurrency &&
+        !stopping
+      ) {
+        const job = queue.waiting.shift()!
+        waitingCount--
+        // A job whose lease is too close to its end goes back to the table for a fresh lease.
+        if (Date.parse(job.leaseUntil) - Date.now() < leaseMargin) expired.push(job.id)
+        else start(queue, job)
+      }
+    }
+    for (const [endpointId, queue] of queues) {
+      if (queue.waiting.length === 0 && queue.active === 0) queues.delete(endpointId)
+    }
+    if (expired.length > 0) {
+      again = anyEndpoint = true
+      deliveries
+        .releaseLeases(db, owner, expired)
+        .catch((err: unknown) => log.error({ err }, 'webhook lease release failed'))
+    }
+  }
+
+  function start(queue: EndpointQueue, job: deliveries.DeliveryJob) {
     const controller = new AbortController()
-    perEndpoint.set(job.endpointId, (perEndpoint.get(job.endpointId) ?? 0) + 1)
-    const done = run(job, controller.signal)
+    queue.active++
+    sending++
+    let freed = false
+    // The connection is free once the attempt is over; recording it joins the next group commit meanwhile.
+    const free = () => {
+      if (freed) return
+      freed = true
+      queue.active--
+      sending--
+      startWaiting()
+      refill()
+    }
+    const done = run(job, controller.signal, free)
       .catch((err: unknown) => log.error({ err, deliveryId: job.id }, 'webhook delivery bookkeeping failed'))
       .finally(() => {
         inFlight.delete(job.id)
-        const n = (perEndpoint.get(job.endpointId) ?? 1) - 1
-        if (n === 0) perEndpoint.delete(job.endpointId)
-        else perEndpoint.set(job.endpointId, n)
-        wake()
+        free()
       })
-    inFlight.set(job.id, { endpointId: job.endpointId, controller, done })
+    inFlight.set(job.id, { controller, done })
   }
 
-  async function run(job: deliveries.DeliveryJob, signal: AbortSignal) {
+  async function run(job: deliveries.DeliveryJob, signal: AbortSignal, free: () => void) {
     const firstDue = Date.parse(job.createdAt) + (settings.retrySchedule[0] ?? 0)
     if (job.attempts === 0 && firstDue > Date.now()) {
       await deliveries.postpone(db, owner, job.id, iso(firstDue))
@@ -172,12 +297,19 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       return
     }
     const started = Date.now()
+    log.debug?.({ deliveryId: job.id, endpointId: job.endpointId, eventId: job.eventId }, 'webhook attempt')
     const result = await attempt(agent, settings, job, { ...job, id: job.eventId }, signal)
     if (signal.aborted) {
       await deliveries.releaseLeases(db, owner, [job.id])
       return
     }
     const finished = Date.now()
+    const took = finished - started
+    const average = pace.get(job.endpointId)
+    pace.delete(job.endpointId)
+    pace.set(job.endpointId, average === undefined ? took : average * 0.8 + took * 0.2)
+    if (pace.size > PACE_ENTRIES) pace.delete(pace.keys().next().value!)
+    free()
     const attempts = job.attempts + 1
     const delay = result.ok ? null : nextAttemptDelay(settings.retrySchedule, attempts)
     const status = result.ok ? 'succeeded' : delay === null ? 'failed' : 'pending'
@@ -188,7 +320,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
         attempted_at: iso(started),
         status_code: result.statusCode,
         error: result.error,
-        duration_ms: finished - started,
+        duration_ms: took,
       },
       status,
       attempts,
@@ -210,35 +342,52 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     if (delay !== null) arm(finished + delay)
   }
 
-  // Group commit: attempts finishing while a write is under way share the next transaction.
-  let queue: {
+  // Group commit: outcomes wait up to RECORD_WINDOW_MS (or until RECORD_BATCH of them) and share one
+  // transaction. A SQLite commit blocks the event loop for its fsync; one per attempt would cap a
+  // dispatcher at a few hundred deliveries a second. Delivery itself never waits for this.
+  let unrecorded: {
     outcome: deliveries.AttemptOutcome
     settle: (ok: boolean) => void
     fail: (e: unknown) => void
   }[] = []
   let writing = false
+  let recordTimer: NodeJS.Timeout | undefined
   function record(outcome: deliveries.AttemptOutcome): Promise<boolean> {
     return new Promise((settle, fail) => {
-      queue.push({ outcome, settle, fail })
-      if (!writing) void flush()
+      unrecorded.push({ outcome, settle, fail })
+      scheduleFlush()
     })
   }
-  async function flush() {
-    writing = true
-    while (queue.length > 0) {
-      const batch = queue
-      queue = []
-      try {
-        const results = await deliveries.recordAttempts(
-          db,
-          batch.map((b) => b.outcome),
-        )
-        batch.forEach((b, i) => b.settle(results[i]!))
-      } catch (error) {
-        for (const b of batch) b.fail(error)
-      }
+  function scheduleFlush() {
+    if (writing || unrecorded.length === 0) return
+    if (unrecorded.length >= RECORD_BATCH) {
+      clearTimeout(recordTimer)
+      recordTimer = undefined
+      void flush()
+    } else {
+      recordTimer ??= setTimeout(() => {
+        recordTimer = undefined
+        void flush()
+      }, RECORD_WINDOW_MS)
     }
-    writing = false
+  }
+  async function flush() {
+    if (writing) return
+    writing = true
+    const batch = unrecorded
+    unrecorded = []
+    try {
+      const results = await deliveries.recordAttempts(
+        db,
+        batch.map((b) => b.outcome),
+      )
+      batch.forEach((b, i) => b.settle(results[i]!))
+    } catch (error) {
+      for (const b of batch) b.fail(error)
+    } finally {
+      writing = false
+      scheduleFlush()
+    }
   }
 
   wake()
@@ -252,6 +401,9 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       unsubscribe()
       await listener?.close()
       await pumping
+      const unsent = [...queues.values()].flatMap((q) => q.waiting.splice(0).map((job) => job.id))
+      waitingCount = 0
+      await deliveries.releaseLeases(db, owner, unsent)
       const pending = () => Promise.allSettled([...inFlight.values()].map((f) => f.done))
       let graceTimer: NodeJS.Timeout | undefined
       await Promise.race([pending(), new Promise((r) => (graceTimer = setTimeout(r, graceMs)))])

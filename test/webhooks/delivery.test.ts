@@ -312,4 +312,36 @@ describe('webhook delivery', () => {
       await slow.close()
     }
   })
+
+  it('leases a fast endpoint’s backlog in batches but never sends more at once than its concurrency', async () => {
+    const p = await t.partner()
+    const endpoint = await register(p, ['game.created'])
+    const league = (await p.post('/leagues', { name: 'L' })).body.data
+    const games = Array.from({ length: 300 }, (_, i) => ({
+      startsAt: '2026-05-01T18:00:00Z',
+      externalId: `b${i}`,
+    }))
+    await p.post(`/leagues/${league.id}/games`, { games })
+    const running = await dispatcher({ perEndpointConcurrency: 2 })
+    let mostLeased = 0
+    await vi.waitFor(
+      async () => {
+        const { n } = await t.deps.db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('lease_owner', '=', running.owner)
+          .executeTakeFirstOrThrow()
+        mostLeased = Math.max(mostLeased, Number(n))
+        expect(receiver.accepted().length).toBe(300)
+      },
+      { timeout: 20_000, interval: 5 },
+    )
+    expect(mostLeased).toBeGreaterThan(2)
+    expect(receiver.maxConcurrent).toBeLessThanOrEqual(2)
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(300)
+    await vi.waitFor(async () => {
+      const rows = await deliveries(p, endpoint.id)
+      expect(rows.filter((d) => d.status === 'succeeded')).toHaveLength(200)
+    })
+  })
 })

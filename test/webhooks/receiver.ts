@@ -31,6 +31,8 @@ export interface Receiver {
   /** Answers every request held by 'hang' so far. */
   answerHung(status: number): void
   waitForAccepted(n: number): Promise<Received[]>
+  /** The most requests this receiver has had open at once. */
+  maxConcurrent: number
   close(): Promise<void>
 }
 
@@ -39,10 +41,12 @@ export async function startReceiver(): Promise<Receiver> {
   const acceptedSet = new WeakSet<Received>()
   const sockets = new Set<Socket>()
   const hung: { entry: Received; res: ServerResponse }[] = []
+  let open = 0
   const receiver: Receiver = {
     url: '',
     received: [],
     fallback: 204,
+    maxConcurrent: 0,
     accepted: () => receiver.received.filter((r) => acceptedSet.has(r)),
     answerHung: (status) => {
       for (const { entry, res } of hung.splice(0)) {
@@ -69,6 +73,8 @@ export async function startReceiver(): Promise<Receiver> {
   const server: Server = createServer(
     { key: fixture('server.key'), cert: fixture('server.crt') },
     (req, res) => {
+      receiver.maxConcurrent = Math.max(receiver.maxConcurrent, ++open)
+      res.on('close', () => open--)
       const chunks: Buffer[] = []
       req.on('data', (c: Buffer) => chunks.push(c))
       req.on('end', () => {
