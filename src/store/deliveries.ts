@@ -148,8 +148,14 @@ export async function loadJobs(db: Kysely<Db>, ids: readonly string[]): Promise<
     .execute()
 }
 
-export interface AttemptOutcome {
+/** A lease: who holds it and until when. A dispatcher's later lease of the same row is another lease. */
+export interface Lease {
   owner: string
+  until: string
+}
+
+export interface AttemptOutcome {
+  lease: Lease
   attempt: NewAttempt
   status: DeliveryRow['status']
   attempts: number
@@ -167,10 +173,11 @@ export async function recordAttempts(
 ): Promise<boolean[]> {
   return db.transaction().execute(async (trx) => {
     const recorded: boolean[] = []
-    for (const { owner, attempt, status, attempts, nextAttemptAt, deliveredAt } of outcomes) {
+    for (const { lease, attempt, status, attempts, nextAttemptAt, deliveredAt } of outcomes) {
       const [updated] = await settleLeasedDelivery.execute(trx, {
         id: attempt.delivery_id,
-        owner,
+        owner: lease.owner,
+        leaseUntil: lease.until,
         status,
         attempts,
         statusCode: attempt.status_code ?? null,
@@ -201,6 +208,7 @@ const settleLeasedDelivery = prepared(
     p: {
       id: string
       owner: string
+      leaseUntil: string
       status: DeliveryRow['status']
       attempts: number
       statusCode: number | null
@@ -225,6 +233,7 @@ const settleLeasedDelivery = prepared(
       })
       .where('id', '=', p.id)
       .where('lease_owner', '=', p.owner)
+      .where('lease_until', '=', p.leaseUntil)
       .returning('id'),
 )
 
@@ -248,24 +257,33 @@ const insertAttempt = prepared(
     }),
 )
 
-/** Gives leased rows back untouched (shutdown, or an endpoint already at its bound). */
-export async function releaseLeases(db: Kysely<Db>, owner: string, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ lease_owner: null, lease_until: null })
-    .where('id', 'in', ids)
-    .where('lease_owner', '=', owner)
-    .execute()
+/** Gives leased rows back untouched (shutdown, a lease too near its end), each only under its own lease. */
+export async function releaseLeases(
+  db: Kysely<Db>,
+  owner: string,
+  jobs: readonly { id: string; leaseUntil: string }[],
+): Promise<void> {
+  const byLease = new Map<string, string[]>()
+  for (const job of jobs) byLease.set(job.leaseUntil, [...(byLease.get(job.leaseUntil) ?? []), job.id])
+  for (const [until, ids] of byLease) {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ lease_owner: null, lease_until: null })
+      .where('id', 'in', ids)
+      .where('lease_owner', '=', owner)
+      .where('lease_until', '=', until)
+      .execute()
+  }
 }
 
 /** Pushes a leased, not yet attempted delivery to a later time (the schedule's first delay). */
-export async function postpone(db: Kysely<Db>, owner: string, id: string, at: string): Promise<void> {
+export async function postpone(db: Kysely<Db>, lease: Lease, id: string, at: string): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
     .set({ next_attempt_at: at, lease_owner: null, lease_until: null })
     .where('id', '=', id)
-    .where('lease_owner', '=', owner)
+    .where('lease_owner', '=', lease.owner)
+    .where('lease_until', '=', lease.until)
     .execute()
 }
 

@@ -207,11 +207,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       leased.map((r) => r.id),
     )
     if (stopping) {
-      await deliveries.releaseLeases(
-        db,
-        owner,
-        jobs.map((j) => j.id),
-      )
+      await deliveries.releaseLeases(db, owner, jobs)
       return true
     }
     const got = new Map<string, number>()
@@ -240,7 +236,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
 
   /** Starts waiting jobs, endpoint by endpoint, while both concurrency bounds allow. */
   function startWaiting() {
-    const expired: string[] = []
+    const expired: deliveries.DeliveryJob[] = []
     for (const queue of queues.values()) {
       while (
         queue.waiting.length > 0 &&
@@ -251,7 +247,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
         const job = queue.waiting.shift()!
         waitingCount--
         // A job whose lease is too close to its end goes back to the table for a fresh lease.
-        if (Date.parse(job.leaseUntil) - Date.now() < leaseMargin) expired.push(job.id)
+        if (Date.parse(job.leaseUntil) - Date.now() < leaseMargin) expired.push(job)
         else start(queue, job)
       }
     }
@@ -290,9 +286,12 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function run(job: deliveries.DeliveryJob, signal: AbortSignal, free: () => void) {
+    // Every write about this attempt holds to the lease it was sent under: if the attempt outlives it, the
+    // row may be leased again (by any dispatcher, this one included) and this run's outcome is stale.
+    const lease = { owner, until: job.leaseUntil }
     const firstDue = Date.parse(job.createdAt) + (settings.retrySchedule[0] ?? 0)
     if (job.attempts === 0 && firstDue > Date.now()) {
-      await deliveries.postpone(db, owner, job.id, iso(firstDue))
+      await deliveries.postpone(db, lease, job.id, iso(firstDue))
       arm(firstDue)
       return
     }
@@ -300,7 +299,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     log.debug?.({ deliveryId: job.id, endpointId: job.endpointId, eventId: job.eventId }, 'webhook attempt')
     const result = await attempt(agent, settings, job, { ...job, id: job.eventId }, signal)
     if (signal.aborted) {
-      await deliveries.releaseLeases(db, owner, [job.id])
+      await deliveries.releaseLeases(db, owner, [job])
       return
     }
     const finished = Date.now()
@@ -314,7 +313,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     const delay = result.ok ? null : nextAttemptDelay(settings.retrySchedule, attempts)
     const status = result.ok ? 'succeeded' : delay === null ? 'failed' : 'pending'
     const recorded = await record({
-      owner,
+      lease,
       attempt: {
         delivery_id: job.id,
         attempted_at: iso(started),
@@ -401,7 +400,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       unsubscribe()
       await listener?.close()
       await pumping
-      const unsent = [...queues.values()].flatMap((q) => q.waiting.splice(0).map((job) => job.id))
+      const unsent = [...queues.values()].flatMap((q) => q.waiting.splice(0))
       waitingCount = 0
       await deliveries.releaseLeases(db, owner, unsent)
       const pending = () => Promise.allSettled([...inFlight.values()].map((f) => f.done))
