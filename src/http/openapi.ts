@@ -7,7 +7,9 @@ export const COMMON_ERRORS = ['unauthorized'] as const satisfies readonly ErrorC
 /** `response` entries for an operation's error codes (401 `unauthorized` is always added). */
 export function errorResponses(...codes: ErrorCode[]): Record<number, z.ZodType> {
   const byStatus = new Map<number, ErrorCode[]>()
-  for (const code of [...COMMON_ERRORS, ...codes]) {
+  // Whatever takes a JSON body also caps it at 1 MiB.
+  const all: ErrorCode[] = codes.includes('invalid_json') ? [...codes, 'body_too_large'] : codes
+  for (const code of [...COMMON_ERRORS, ...all]) {
     const status = ERROR_STATUS[code]
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }

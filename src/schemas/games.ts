@@ -17,8 +17,13 @@ export const MAX_GAMES_PER_BATCH = 500
 const MAX_ECHOED_VALUE = 200
 
 function echo(value: unknown): string {
-  const shown = typeof value === 'string' ? value : value === undefined ? '' : (JSON.stringify(value) ?? '')
-  return shown.slice(0, MAX_ECHOED_VALUE)
+  if (typeof value === 'string') return value.slice(0, MAX_ECHOED_VALUE)
+  try {
+    return (JSON.stringify(value) ?? '').slice(0, MAX_ECHOED_VALUE)
+  } catch {
+    // Nesting deep enough to overflow the stack (a 1 MiB body allows ~500,000 levels) echoes nothing.
+    return ''
+  }
 }
 
 /** Lenient ISO 8601 parsing; the stored form is always `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0000–9999). */
