@@ -1,10 +1,9 @@
 // POST {base_url}/mcp: MCP over Streamable HTTP, stateless. It sits inside the /api/v1 plugin, so the
 // key is checked (401 {"error":"unauthorized"}) and the body capped (1 MiB, body_too_large) before any
 // MCP handling; each request then gets its own server and transport, so any process can answer any call.
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { ApiError } from '../domain/errors.js'
-import { INTERNAL_ERROR } from '../http/errors.js'
 import { injectForward } from './forward.js'
 import { createMcpServer } from './server.js'
 
@@ -31,6 +30,20 @@ function normalizeOrigin(value: string): string | undefined {
   }
 }
 
+/**
+ * The request as the SDK's web-standard transport reads it: headers only, the body is already parsed.
+ * This server only answers with JSON (never a stream), so a client that omits the Accept header the SDK
+ * insists on still gets an answer instead of a 406 outside the API's status set.
+ */
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+  }
+  headers.set('accept', 'application/json, text/event-stream')
+  return new Request(`http://refdesk.invalid${request.url}`, { method: 'POST', headers })
+}
+
 export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (v1, options) => {
   const allowed = originSet(
     options.allowedOrigins ?? (process.env.REFDESK_MCP_ALLOWED_ORIGINS ?? '').split(','),
@@ -50,28 +63,18 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (v1, options
       request.id,
     )
     const server = createMcpServer(forward)
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     })
-    // This server only answers with JSON (never a stream), so a client that omits the Accept header the
-    // SDK insists on still gets an answer instead of a 406 outside the API's status set.
-    request.raw.headers.accept = 'application/json, text/event-stream'
-    reply.hijack()
-    reply.raw.setHeader('request-id', request.id)
-    reply.raw.on('close', () => {
-      void transport.close()
-      void server.close()
-    })
     try {
       await server.connect(transport)
-      await transport.handleRequest(request.raw, reply.raw, request.body)
-    } catch (error) {
-      // Hijacked: Fastify's error handler no longer answers for this reply.
-      request.log.error({ err: error }, 'mcp request failed')
-      if (reply.raw.headersSent) reply.raw.end()
-      else
-        reply.raw.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify(INTERNAL_ERROR))
+      const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body })
+      reply.code(response.status)
+      response.headers.forEach((value, name) => void reply.header(name, value))
+      return await response.text()
+    } finally {
+      await server.close()
     }
   })
 }

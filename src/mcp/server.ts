@@ -3,6 +3,7 @@
 // REST body, unchanged. A server is cheap and holds no state, so each HTTP request gets its own.
 import { readFileSync } from 'node:fs'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -90,10 +91,17 @@ export const TOOL_LIST: Tool[] = TOOLS.map((spec) => ({
 
 const BY_NAME = new Map(TOOLS.map((spec) => [`${TOOL_PREFIX}${spec.name}`, spec]))
 
+// Each Server would otherwise build its own Ajv instance, a fifth of a stateless request's CPU time.
+const validator = new AjvJsonSchemaValidator()
+
 export function createMcpServer(forward: Forward): Server {
   const server = new Server(
     { name: 'refdesk', title: 'RefDesk Partner API', version },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: validator,
+    },
   )
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }))
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
