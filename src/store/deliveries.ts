@@ -2,7 +2,6 @@
 // when pending, its next attempt time has come and no live lease holds it.
 import { sql, type Kysely, type Transaction } from 'kysely'
 import { isPostgres } from './dialect.js'
-import { prepared } from './prepared.js'
 import type { Db, DeliveryRow, NewAttempt, NewDelivery } from './tables.js'
 
 const INSERT_CHUNK = 500
@@ -164,98 +163,57 @@ export interface AttemptOutcome {
 }
 
 /**
- * Records finished attempts in one transaction (group commit), each only while its dispatcher still holds
- * the lease. Answers, per outcome, whether it was recorded.
+ * Records finished attempts in one transaction (group commit) of two statements, each outcome only while
+ * its lease still holds. Answers, per outcome, whether it was recorded.
  */
 export async function recordAttempts(
   db: Kysely<Db>,
   outcomes: readonly AttemptOutcome[],
 ): Promise<boolean[]> {
+  if (outcomes.length === 0) return []
   return db.transaction().execute(async (trx) => {
-    const recorded: boolean[] = []
-    for (const { lease, attempt, status, attempts, nextAttemptAt, deliveredAt } of outcomes) {
-      const [updated] = await settleLeasedDelivery.execute(trx, {
-        id: attempt.delivery_id,
-        owner: lease.owner,
-        leaseUntil: lease.until,
-        status,
-        attempts,
-        statusCode: attempt.status_code ?? null,
-        error: attempt.error ?? null,
-        attemptedAt: attempt.attempted_at,
-        nextAttemptAt,
-        deliveredAt,
-      })
-      if (updated) {
-        await insertAttempt.execute(trx, {
-          deliveryId: attempt.delivery_id,
-          attemptedAt: attempt.attempted_at,
-          statusCode: attempt.status_code ?? null,
-          error: attempt.error ?? null,
-          durationMs: attempt.duration_ms,
-        })
-      }
-      recorded.push(updated !== undefined)
+    const recorded = new Set<string>()
+    for (let i = 0; i < outcomes.length; i += RECORD_CHUNK) {
+      for (const id of await settleLeased(trx, outcomes.slice(i, i + RECORD_CHUNK))) recorded.add(id)
     }
-    return recorded
+    const attempts = outcomes.filter((o) => recorded.has(o.attempt.delivery_id)).map((o) => o.attempt)
+    for (let i = 0; i < attempts.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto('webhook_attempts')
+        .values(attempts.slice(i, i + INSERT_CHUNK))
+        .execute()
+    }
+    return outcomes.map((o) => recorded.has(o.attempt.delivery_id))
   })
 }
 
-// Two statements per attempt on the dispatcher's hottest path: built and compiled once.
-const settleLeasedDelivery = prepared(
-  (
-    db,
-    p: {
-      id: string
-      owner: string
-      leaseUntil: string
-      status: DeliveryRow['status']
-      attempts: number
-      statusCode: number | null
-      error: string | null
-      attemptedAt: string
-      nextAttemptAt: string | null
-      deliveredAt: string | null
-    },
-  ) =>
-    db
-      .updateTable('webhook_deliveries')
-      .set({
-        status: p.status,
-        attempts: p.attempts,
-        last_status_code: p.statusCode,
-        last_error: p.error,
-        last_attempt_at: p.attemptedAt,
-        next_attempt_at: p.nextAttemptAt,
-        delivered_at: p.deliveredAt,
-        lease_owner: null,
-        lease_until: null,
-      })
-      .where('id', '=', p.id)
-      .where('lease_owner', '=', p.owner)
-      .where('lease_until', '=', p.leaseUntil)
-      .returning('id'),
-)
+// Ten parameters per outcome, well under both databases' bind-parameter limits.
+const RECORD_CHUNK = 500
 
-const insertAttempt = prepared(
-  (
-    db,
-    p: {
-      deliveryId: string
-      attemptedAt: string
-      statusCode: number | null
-      error: string | null
-      durationMs: number
-    },
-  ) =>
-    db.insertInto('webhook_attempts').values({
-      delivery_id: p.deliveryId,
-      attempted_at: p.attemptedAt,
-      status_code: p.statusCode,
-      error: p.error,
-      duration_ms: p.durationMs,
-    }),
-)
+/** One UPDATE … FROM a VALUES list for the whole batch; answers the ids whose lease still held. */
+async function settleLeased(trx: Transaction<Db>, outcomes: readonly AttemptOutcome[]): Promise<string[]> {
+  const values = sql.join(
+    outcomes.map(
+      (o) =>
+        sql`(${o.attempt.delivery_id}, ${o.lease.owner}, ${o.lease.until}, ${o.status},
+          cast(${o.attempts} as integer), cast(${o.attempt.status_code ?? null} as integer), ${o.attempt.error ?? null},
+          ${o.attempt.attempted_at}, ${o.nextAttemptAt}, ${o.deliveredAt})`,
+    ),
+  )
+  // A CTE names the VALUES columns on both SQLite and PostgreSQL.
+  const { rows } = await sql<{ id: string }>`
+    with v (id, owner, lease_until, status, attempts, status_code, error, attempted_at, next_attempt_at,
+      delivered_at) as (values ${values})
+    update webhook_deliveries
+    set status = v.status, attempts = v.attempts, last_status_code = v.status_code, last_error = v.error,
+      last_attempt_at = v.attempted_at, next_attempt_at = v.next_attempt_at, delivered_at = v.delivered_at,
+      lease_owner = null, lease_until = null
+    from v
+    where webhook_deliveries.id = v.id and webhook_deliveries.lease_owner = v.owner
+      and webhook_deliveries.lease_until = v.lease_until
+    returning webhook_deliveries.id`.execute(trx)
+  return rows.map((r) => r.id)
+}
 
 /** Gives leased rows back untouched (shutdown, a lease too near its end), each only under its own lease. */
 export async function releaseLeases(

@@ -56,6 +56,13 @@ const MAX_BATCH_FACTOR = 32
 const RECORD_WINDOW_MS = 10
 const RECORD_BATCH = 256
 
+/**
+ * Attempts sent but not yet recorded, at most. A database slower than the endpoints holds sending back
+ * here rather than letting recording fall so far behind that leases expire and other dispatchers send
+ * the same deliveries again.
+ */
+const MAX_UNRECORDED = 2 * RECORD_BATCH
+
 /** Endpoints whose pace is remembered between their queues; older ones start afresh. */
 const PACE_ENTRIES = 10_000
 
@@ -157,7 +164,11 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
         if (await lease()) scanned = true
         startWaiting()
       } while (again && !stopping)
-      if (stopping || !scanned) return
+      if (stopping) return
+      if (!scanned) {
+        arm(Date.now() + settings.pollIntervalMs)
+        return
+      }
       // A due row still pending here waits on a busy endpoint or a full dispatcher; the attempt that frees
       // the slot wakes us, so only future retries arm the timer early.
       const due = await deliveries.nextDueAt(db)
@@ -183,7 +194,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     }
     // Endpoints this dispatcher holds nothing of get the default room each, up to its concurrency of them.
     const limit = Math.min(
-      settings.concurrency * MAX_BATCH_FACTOR - waitingCount - inFlight.size,
+      settings.concurrency * MAX_BATCH_FACTOR - waitingCount - sending,
       knownRoom + capacity(undefined) * settings.concurrency,
     )
     // After a finished attempt, lease only once a queue has drained to half: fewer, larger leases.
@@ -242,6 +253,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
         queue.waiting.length > 0 &&
         queue.active < settings.perEndpointConcurrency &&
         sending < settings.concurrency &&
+        inFlight.size < MAX_UNRECORDED &&
         !stopping
       ) {
         const job = queue.waiting.shift()!
@@ -281,6 +293,9 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       .finally(() => {
         inFlight.delete(job.id)
         free()
+        // A full backlog of unrecorded attempts may have held sending back; this one no longer counts.
+        startWaiting()
+        refill()
       })
     inFlight.set(job.id, { controller, done })
   }
