@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import SQLite from 'better-sqlite3'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { buildHttp, openRuntime, type Runtime } from '../../src/app.js'
@@ -24,6 +25,19 @@ import { DEBUG_ENV, debugLogger, logFile, rememberSecrets } from '../lib/logs.js
 import { CA_PATH, startFaultReceiver, type Fault, type FaultReceiver } from './fault-receiver.js'
 
 const BIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url))
+
+/** Whether another connection could take SQLite's write lock right now (no waiting). */
+function writeLockFree(file: string): boolean {
+  const probe = new SQLite(file, { timeout: 0 })
+  try {
+    probe.exec('begin immediate; rollback')
+    return true
+  } catch {
+    return false
+  } finally {
+    probe.close()
+  }
+}
 const SECTION = 'webhook-faults'
 /** Events (hence deliveries) per fault kind. */
 const EVENTS = 150
@@ -96,7 +110,13 @@ function unscriptedTimeouts(rows: readonly Row[], answers: readonly Fault[], i =
 }
 
 function rssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  let status: string
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  } catch {
+    return 0 // the worker has exited (teardown after a failed test): it holds no memory
+  }
+  const match = /VmRSS:\s+(\d+) kB/.exec(status)
   return match ? Number(match[1]) / 1024 : 0
 }
 
@@ -138,6 +158,7 @@ interface FaultCase {
 describe('webhook faults against a refdesk worker', () => {
   let dir: string | undefined
   let runtime: Runtime
+  let sqliteFile: string | undefined
   let app: App
   let worker: ChildProcess
   let exited: Promise<number | null>
@@ -190,7 +211,7 @@ describe('webhook faults against a refdesk worker', () => {
     // The worker is paused while this process (which also hosts the receivers) commits and serializes
     // the batch, so no attempt's timeout runs while the receiver cannot answer, and the worker does not
     // sit in SQLite's busy wait (which blocks its event loop) behind this process's write.
-    worker.kill('SIGSTOP')
+    await pauseWorker()
     try {
       const created = await p.post(`/leagues/${league.id}/games`, { games })
       expect(created.status).toBe(201)
@@ -316,13 +337,27 @@ describe('webhook faults against a refdesk worker', () => {
     return { receiver, delivered, failed }
   }
 
+  /**
+   * SIGSTOP, but never while the worker holds SQLite's write lock: a worker stopped inside a transaction
+   * would make this process's import wait out busy_timeout and fail.
+   */
+  async function pauseWorker() {
+    for (;;) {
+      worker.kill('SIGSTOP')
+      if (sqliteFile === undefined || writeLockFree(sqliteFile)) return
+      worker.kill('SIGCONT')
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  }
+
   beforeAll(async () => {
     let url: string
     if (isPostgres()) {
       url = await testDatabaseUrl()
     } else {
       dir = await mkdtemp(join(tmpdir(), 'refdesk-webhook-faults-'))
-      url = `file:${join(dir, 'refdesk.sqlite')}`
+      sqliteFile = join(dir, 'refdesk.sqlite')
+      url = `file:${sqliteFile}`
     }
     runtime = await openRuntime(url)
     app = await buildHttp(runtime, debugLogger('webhook-faults-api'))
