@@ -50,10 +50,10 @@ const silent: DispatcherLog = { info() {}, warn() {}, error() {} }
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /** An endpoint's queue holds at most this many times its concurrency of leased, unsent deliveries. */
-const MAX_BATCH_FACTOR = 32
+const MAX_BATCH_FACTOR = 128
 
 /** How long a finished attempt may wait for others to share its commit, and how many may share one. */
-const RECORD_WINDOW_MS = 10
+const RECORD_WINDOW_MS = 25
 const RECORD_BATCH = 256
 
 /**
@@ -74,11 +74,6 @@ interface EndpointQueue {
   drained: boolean
 }
 
-interface InFlight {
-  controller: AbortController
-  done: Promise<void>
-}
-
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const { db, settings } = options
   const log = options.log ?? silent
@@ -93,7 +88,10 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   // An attempt must finish inside its lease, or another dispatcher could send the same delivery meanwhile.
   const leaseMargin = Math.min(settings.timeoutMs + 1000, leaseMs / 2)
   const queues = new Map<string, EndpointQueue>()
-  const inFlight = new Map<string, InFlight>()
+  /** Every unfinished job (sending or waiting to be recorded), by delivery id. */
+  const inFlight = new Map<string, Promise<void>>()
+  // Aborts every attempt still in flight when the stop's grace period ends.
+  const abort = new AbortController()
   /** Recent attempt time (ms, moving average) per endpoint, least recently updated first. */
   const pace = new Map<string, number>()
   let waitingCount = 0
@@ -275,7 +273,6 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   function start(queue: EndpointQueue, job: deliveries.DeliveryJob) {
-    const controller = new AbortController()
     queue.active++
     sending++
     let freed = false
@@ -288,7 +285,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       startWaiting()
       refill()
     }
-    const done = run(job, controller.signal, free)
+    const done = run(job, abort.signal, free)
       .catch((err: unknown) => log.error({ err, deliveryId: job.id }, 'webhook delivery bookkeeping failed'))
       .finally(() => {
         inFlight.delete(job.id)
@@ -297,7 +294,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
         startWaiting()
         refill()
       })
-    inFlight.set(job.id, { controller, done })
+    inFlight.set(job.id, done)
   }
 
   async function run(job: deliveries.DeliveryJob, signal: AbortSignal, free: () => void) {
@@ -418,11 +415,11 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       const unsent = [...queues.values()].flatMap((q) => q.waiting.splice(0))
       waitingCount = 0
       await deliveries.releaseLeases(db, owner, unsent)
-      const pending = () => Promise.allSettled([...inFlight.values()].map((f) => f.done))
+      const pending = () => Promise.allSettled([...inFlight.values()])
       let graceTimer: NodeJS.Timeout | undefined
       await Promise.race([pending(), new Promise((r) => (graceTimer = setTimeout(r, graceMs)))])
       clearTimeout(graceTimer)
-      for (const flight of inFlight.values()) flight.controller.abort()
+      abort.abort()
       await pending()
       await agent.close()
     },
