@@ -20,7 +20,7 @@ import { ApiError, fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
 import { requireGame } from './game-status.js'
 import { requireLeague } from './leagues.js'
-import { loadGameDetail, loadGames, loadLeagueGames, withPositions } from './views.js'
+import { loadGameDetail, loadGames, loadLeagueGames, toGameDetail, withPositions } from './views.js'
 
 export interface UpsertGamesInput {
   source?: string | undefined
@@ -204,7 +204,8 @@ function rewriteOf(item: GameItem, raw: object): Partial<GameState> {
 }
 
 export async function getGame(deps: Deps, caller: Caller, gameId: string): Promise<GameDetail> {
-  return loadGameDetail(deps.db, await requireGame(deps.db, caller, gameId))
+  const found = await positions.findGameDetailInScope(deps.db, caller, gameId)
+  return found ? toGameDetail(found.game, found.positions) : fail('game_not_found')
 }
 
 /** Applies the provided keys; a request that changes nothing writes nothing and emits no event. */

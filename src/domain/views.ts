@@ -13,6 +13,7 @@ import {
   listPositionDetails,
   listPositions,
   type ClaimWithUser,
+  type PositionDetailRow,
 } from '../store/positions.js'
 import type { Db, GameRow, LeagueRow, PaymentRow, PositionRow } from '../store/tables.js'
 
@@ -114,7 +115,10 @@ export function withPositions(
 }
 
 export async function loadGameDetail(db: Kysely<Db>, game: GameRow): Promise<GameDetail> {
-  const positions = await listPositionDetails(db, game.id)
+  return toGameDetail(game, await listPositionDetails(db, game.id))
+}
+
+export function toGameDetail(game: GameRow, positions: readonly PositionDetailRow[]): GameDetail {
   return {
     ...toGameSummary(game),
     positions: positions.map(({ position, official, payment }): PositionDetail => ({

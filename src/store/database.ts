@@ -47,8 +47,28 @@ function openSqlite(path: string): Database {
   sqlite.pragma('synchronous = FULL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
-  const db = new Kysely<Db>({ dialect: new ImmediateSqliteDialect(withStatementCache(sqlite)) })
+  const statements = withStatementCache(sqlite)
+  const db = new Kysely<Db>({ dialect: new ImmediateSqliteDialect(statements) })
+  directReaders.set(db, (query) => {
+    if (sqlite.inTransaction) return undefined
+    const statement = statements.prepare(query.sql) as SQLite.Statement
+    return statement.reader ? (statement.all(...query.parameters) as unknown[]) : undefined
+  })
   return handle(db, 'sqlite')
+}
+
+type DirectReader = (query: CompiledQuery) => unknown[] | undefined
+
+const directReaders = new WeakMap<Kysely<Db>, DirectReader>()
+
+/**
+ * Runs a compiled read straight on the SQLite connection, skipping Kysely's asynchronous executor, when
+ * that is safe: `db` is the root handle (not a transaction's) and no transaction is open on the connection.
+ * better-sqlite3 runs the read to completion synchronously, so nothing can begin a transaction midway and
+ * the read never sees another request's uncommitted rows. Undefined means "use Kysely".
+ */
+export function readDirectly(db: Kysely<Db>, query: CompiledQuery): unknown[] | undefined {
+  return directReaders.get(db)?.(query)
 }
 
 const STATEMENT_CACHE_SIZE = 500

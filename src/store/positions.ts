@@ -1,7 +1,10 @@
 import type { Kysely, Transaction } from 'kysely'
 import { isPostgres } from './dialect.js'
 import { prepared } from './prepared.js'
-import type { ClaimRow, Db, PaymentRow, PositionRow, PositionStatus, UserRow } from './tables.js'
+import type { Caller } from '../domain/caller.js'
+import { findGame } from './games.js'
+import { leagueInScope, scopeParams, type Scope } from './scope.js'
+import type { ClaimRow, Db, GameRow, PaymentRow, PositionRow, PositionStatus, UserRow } from './tables.js'
 
 /** Positions of the given games in creation order. */
 export async function listPositions(db: Kysely<Db>, gameIds: readonly string[]): Promise<PositionRow[]> {
@@ -64,47 +67,55 @@ export interface PositionDetailRow {
 }
 
 /** One game's positions in creation order, each with its claimed official and its payment: one query. */
-const positionDetailsOfGame = prepared((db, p: { gameId: string }) =>
-  db
-    .selectFrom('positions')
-    .leftJoin('claims', 'claims.position_id', 'positions.id')
-    .leftJoin('users', 'users.id', 'claims.user_id')
-    .leftJoin('payments', 'payments.position_id', 'positions.id')
-    .selectAll('positions')
-    .select([
-      'users.id as official_id',
-      'users.name as official_name',
-      'users.email as official_email',
-      'payments.seq as payment_seq',
-      'payments.id as payment_id',
-      'payments.official_id as payment_official_id',
-      'payments.league_id as payment_league_id',
-      'payments.amount_cents as payment_amount_cents',
-      'payments.currency as payment_currency',
-      'payments.mode as payment_mode',
-      'payments.status as payment_status',
-      'payments.paid_at as payment_paid_at',
-      'payments.failure_code as payment_failure_code',
-      'payments.failure_message as payment_failure_message',
-      'payments.created_at as payment_created_at',
-      'payments.updated_at as payment_updated_at',
-    ])
-    .where('positions.game_id', '=', p.gameId)
-    .orderBy('positions.seq'),
-)
+// A position with its claimed official and its payment, as columns any query joining positions, claims,
+// users and payments can select (left joins: every column may be null).
+const POSITION_DETAIL = [
+  'positions.seq as position_seq',
+  'positions.id as position_id',
+  'positions.game_id as position_game_id',
+  'positions.label as position_label',
+  'positions.pay_cents as position_pay_cents',
+  'positions.status as position_status',
+  'positions.created_at as position_created_at',
+  'positions.updated_at as position_updated_at',
+  'users.id as official_id',
+  'users.name as official_name',
+  'users.email as official_email',
+  'payments.seq as payment_seq',
+  'payments.id as payment_id',
+  'payments.official_id as payment_official_id',
+  'payments.league_id as payment_league_id',
+  'payments.amount_cents as payment_amount_cents',
+  'payments.currency as payment_currency',
+  'payments.mode as payment_mode',
+  'payments.status as payment_status',
+  'payments.paid_at as payment_paid_at',
+  'payments.failure_code as payment_failure_code',
+  'payments.failure_message as payment_failure_message',
+  'payments.created_at as payment_created_at',
+  'payments.updated_at as payment_updated_at',
+] as const
 
-export async function listPositionDetails(db: Kysely<Db>, gameId: string): Promise<PositionDetailRow[]> {
-  const rows = await positionDetailsOfGame.execute(db, { gameId })
-  return rows.map((r) => ({
+type Nullable<T> = { [K in keyof T]: T[K] | null }
+type PositionDetailColumns = Nullable<{
+  [K in keyof PositionRow as `position_${K}`]: PositionRow[K]
+}> &
+  Nullable<{ official_id: string; official_name: string; official_email: string }> &
+  Nullable<{ [K in Exclude<keyof PaymentRow, 'position_id'> as `payment_${K}`]: PaymentRow[K] }>
+
+/** The position a row of POSITION_DETAIL columns describes, or undefined for a game without positions. */
+function toPositionDetail(r: PositionDetailColumns): PositionDetailRow | undefined {
+  if (r.position_id === null) return undefined
+  return {
     position: {
-      seq: r.seq,
-      id: r.id,
-      game_id: r.game_id,
-      label: r.label,
-      pay_cents: r.pay_cents,
-      status: r.status,
-      created_at: r.created_at,
-      updated_at: r.updated_at,
+      seq: r.position_seq!,
+      id: r.position_id,
+      game_id: r.position_game_id!,
+      label: r.position_label!,
+      pay_cents: r.position_pay_cents!,
+      status: r.position_status!,
+      created_at: r.position_created_at!,
+      updated_at: r.position_updated_at!,
     },
     official:
       r.official_id === null ? null : { id: r.official_id, name: r.official_name!, email: r.official_email! },
@@ -114,7 +125,7 @@ export async function listPositionDetails(db: Kysely<Db>, gameId: string): Promi
         : {
             seq: r.payment_seq!,
             id: r.payment_id,
-            position_id: r.id,
+            position_id: r.position_id,
             official_id: r.payment_official_id!,
             league_id: r.payment_league_id!,
             amount_cents: r.payment_amount_cents!,
@@ -127,7 +138,68 @@ export async function listPositionDetails(db: Kysely<Db>, gameId: string): Promi
             created_at: r.payment_created_at!,
             updated_at: r.payment_updated_at!,
           },
-  }))
+  }
+}
+
+const positionDetailsOfGame = prepared((db, p: { gameId: string }) =>
+  db
+    .selectFrom('positions')
+    .leftJoin('claims', 'claims.position_id', 'positions.id')
+    .leftJoin('users', 'users.id', 'claims.user_id')
+    .leftJoin('payments', 'payments.position_id', 'positions.id')
+    .select(POSITION_DETAIL)
+    .where('positions.game_id', '=', p.gameId)
+    .orderBy('positions.seq'),
+)
+
+export async function listPositionDetails(db: Kysely<Db>, gameId: string): Promise<PositionDetailRow[]> {
+  return (await positionDetailsOfGame.execute(db, { gameId })).flatMap((r) => toPositionDetail(r) ?? [])
+}
+
+const gameDetailInScope = prepared((db, p: Scope & { gameId: string }) =>
+  db
+    .selectFrom('games')
+    .innerJoin('leagues', 'leagues.id', 'games.league_id')
+    .leftJoin('positions', 'positions.game_id', 'games.id')
+    .leftJoin('claims', 'claims.position_id', 'positions.id')
+    .leftJoin('users', 'users.id', 'claims.user_id')
+    .leftJoin('payments', 'payments.position_id', 'positions.id')
+    .selectAll('games')
+    .select(POSITION_DETAIL)
+    .where('games.id', '=', p.gameId)
+    .where(leagueInScope(p))
+    .orderBy('positions.seq'),
+)
+
+/** A game in the caller's scope with its positions' details, in one query (GET /games/{id}). */
+export async function findGameDetailInScope(
+  db: Kysely<Db>,
+  caller: Caller,
+  gameId: string,
+): Promise<{ game: GameRow; positions: PositionDetailRow[] } | undefined> {
+  if (caller.kind === 'app') {
+    const game = await findGame(db, gameId)
+    return game && { game, positions: await listPositionDetails(db, gameId) }
+  }
+  const rows = await gameDetailInScope.execute(db, { ...scopeParams(caller), gameId })
+  const [first] = rows
+  if (!first) return undefined
+  const game: GameRow = {
+    seq: first.seq,
+    id: first.id,
+    league_id: first.league_id,
+    source: first.source,
+    external_id: first.external_id,
+    sport: first.sport,
+    starts_at: first.starts_at,
+    location: first.location,
+    latitude: first.latitude,
+    longitude: first.longitude,
+    status: first.status,
+    created_at: first.created_at,
+    updated_at: first.updated_at,
+  }
+  return { game, positions: rows.flatMap((r) => toPositionDetail(r) ?? []) }
 }
 
 /** Conditional status change of the given positions still in `from`; returns how many changed. */

@@ -4,6 +4,7 @@
 // through here. The build function receives placeholders, never values, so it cannot branch on them:
 // what varies between calls must be a parameter, and an array parameter's length is part of the shape.
 import type { Compilable, CompiledQuery, Kysely } from 'kysely'
+import { readDirectly } from './database.js'
 import { isPostgres } from './dialect.js'
 import type { Db } from './tables.js'
 
@@ -51,12 +52,15 @@ export function prepared<P extends Params, O>(
     return { ...query, parameters: query.parameters.map(bind) }
   }
 
+  async function execute(db: Kysely<Db>, params: P): Promise<O[]> {
+    const query = compile(db, params)
+    return (readDirectly(db, query) as O[] | undefined) ?? (await db.executeQuery(query)).rows
+  }
+
   return {
-    async execute(db, params) {
-      return (await db.executeQuery(compile(db, params))).rows
-    },
+    execute,
     async takeFirst(db, params) {
-      return (await db.executeQuery(compile(db, params))).rows[0]
+      return (await execute(db, params))[0]
     },
   }
 }

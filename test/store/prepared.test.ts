@@ -63,4 +63,25 @@ describe('prepared queries', () => {
       .catch(() => undefined)
     expect(await leaguesNamed.execute(t.deps.db, { names: ['T'], source: 'prep-t' })).toEqual([])
   })
+
+  it('never reads another transaction’s uncommitted rows, even while that transaction is open', async () => {
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let inserted!: () => void
+    const insertedYet = new Promise<void>((resolve) => (inserted = resolve))
+    const writer = t.deps.db
+      .transaction()
+      .execute(async (trx) => {
+        await seedLeague(trx, { source: 'prep-dirty', name: 'Dirty' })
+        inserted()
+        await gate
+        throw new Error('roll back')
+      })
+      .catch(() => undefined)
+    await insertedYet
+    const read = leaguesNamed.execute(t.deps.db, { names: ['Dirty'], source: 'prep-dirty' })
+    release()
+    await writer
+    expect(await read).toEqual([])
+  })
 })
