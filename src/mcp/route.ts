@@ -30,17 +30,20 @@ function normalizeOrigin(value: string): string | undefined {
   }
 }
 
+// The headers the stateless transport reads; the body is already parsed, and no tool reads the others.
+const TRANSPORT_HEADERS = ['content-type', 'mcp-protocol-version', 'mcp-session-id'] as const
+
 /**
- * The request as the SDK's web-standard transport reads it: headers only, the body is already parsed.
- * This server only answers with JSON (never a stream), so a client that omits the Accept header the SDK
- * insists on still gets an answer instead of a 406 outside the API's status set.
+ * The request as the SDK's web-standard transport reads it. This server only answers with JSON (never a
+ * stream), so a client that omits the Accept header the SDK insists on still gets an answer instead of a
+ * 406 outside the API's status set.
  */
 function webRequest(request: FastifyRequest): Request {
-  const headers = new Headers()
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value)
+  const headers = new Headers({ accept: 'application/json, text/event-stream' })
+  for (const name of TRANSPORT_HEADERS) {
+    const value = request.headers[name]
+    if (typeof value === 'string') headers.set(name, value)
   }
-  headers.set('accept', 'application/json, text/event-stream')
   return new Request(`http://refdesk.invalid${request.url}`, { method: 'POST', headers })
 }
 
@@ -67,14 +70,17 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (v1, options
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     })
+    await server.connect(transport)
     try {
-      await server.connect(transport)
       const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body })
       reply.code(response.status)
       response.headers.forEach((value, name) => void reply.header(name, value))
       return await response.text()
-    } finally {
+    } catch (error) {
+      // Stops any handler still running. After a complete answer there is none, and both objects are
+      // garbage once this request ends; closing them anyway would cost an Error (and its stack) per call.
       await server.close()
+      throw error
     }
   })
 }
