@@ -207,14 +207,13 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
       room,
       defaultRoom: capacity(undefined),
     })
-    if (leased.length === 0) {
-      for (const queue of queues.values()) queue.drained = true
-      return true
-    }
-    const jobs = await deliveries.loadJobs(
-      db,
-      leased.map((r) => r.id),
-    )
+    const jobs =
+      leased.length === 0
+        ? []
+        : await deliveries.loadJobs(
+            db,
+            leased.map((r) => r.id),
+          )
     if (stopping) {
       await deliveries.releaseLeases(db, owner, jobs)
       return true
@@ -228,7 +227,7 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
     }
     for (const [endpointId, free] of room) {
       const queue = queues.get(endpointId)
-      if (queue) queue.drained = (got.get(endpointId) ?? 0) < free
+      if (queue && free > 0) queue.drained = (got.get(endpointId) ?? 0) < free
     }
     if (leased.length === limit) again = anyEndpoint = true
     return true
@@ -261,8 +260,10 @@ export function startDispatcher(options: DispatcherOptions): Dispatcher {
         else start(queue, job)
       }
     }
+    // An idle queue is forgotten once a lease found nothing more for it; until then it keeps its room in
+    // the next lease, so an endpoint with a backlog is leased again as soon as its queue runs dry.
     for (const [endpointId, queue] of queues) {
-      if (queue.waiting.length === 0 && queue.active === 0) queues.delete(endpointId)
+      if (queue.waiting.length === 0 && queue.active === 0 && queue.drained) queues.delete(endpointId)
     }
     if (expired.length > 0) {
       again = anyEndpoint = true

@@ -313,7 +313,7 @@ describe('webhook delivery', () => {
     }
   })
 
-  it('leases a fast endpoint’s backlog in batches but never sends more at once than its concurrency', async () => {
+  it('leases a fast endpoint’s backlog in batches, without waiting for a poll, never sending more at once than its concurrency', async () => {
     const p = await t.partner()
     const endpoint = await register(p, ['game.created'])
     const league = (await p.post('/leagues', { name: 'L' })).body.data
@@ -322,7 +322,9 @@ describe('webhook delivery', () => {
       externalId: `b${i}`,
     }))
     await p.post(`/leagues/${league.id}/games`, { games })
-    const running = await dispatcher({ perEndpointConcurrency: 2 })
+    // No wake-up comes after the commit and the poll is a minute away: only the dispatcher's own
+    // re-leasing can deliver the backlog in time.
+    const running = await dispatcher({ perEndpointConcurrency: 2, pollIntervalMs: 60_000 })
     let mostLeased = 0
     await vi.waitFor(
       async () => {
