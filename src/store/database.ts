@@ -57,17 +57,23 @@ function openSqlite(path: string): Database {
   return handle(db, 'sqlite')
 }
 
-type DirectReader = (query: CompiledQuery) => unknown[] | undefined
+type DirectReader = (query: CompiledQuery) => unknown[] | Promise<unknown[]> | undefined
 
 const directReaders = new WeakMap<Kysely<Db>, DirectReader>()
 
 /**
- * Runs a compiled read straight on the SQLite connection, skipping Kysely's asynchronous executor, when
- * that is safe: `db` is the root handle (not a transaction's) and no transaction is open on the connection.
- * better-sqlite3 runs the read to completion synchronously, so nothing can begin a transaction midway and
- * the read never sees another request's uncommitted rows. Undefined means "use Kysely".
+ * Runs a compiled read of a prepared query (`store/prepared.ts`) without Kysely's executor, when `db` is
+ * the root handle (never a transaction's). Undefined means "use Kysely".
+ * - SQLite: straight on the connection, unless a transaction is open on it. better-sqlite3 runs the read
+ *   to completion synchronously, so nothing can begin a transaction midway and the read never sees
+ *   another request's uncommitted rows.
+ * - PostgreSQL: as a named prepared statement on a pooled connection, so each connection parses and
+ *   plans the query once instead of on every request.
  */
-export function readDirectly(db: Kysely<Db>, query: CompiledQuery): unknown[] | undefined {
+export function readDirectly(
+  db: Kysely<Db>,
+  query: CompiledQuery,
+): unknown[] | Promise<unknown[]> | undefined {
   return directReaders.get(db)?.(query)
 }
 
@@ -106,6 +112,13 @@ function openPostgres(url: string): Database {
   // the pool and replaced on next use; unlistened, its 'error' event would crash the process.
   pool.on('error', (error) => process.emitWarning(`idle PostgreSQL connection lost: ${error.message}`))
   const db = new Kysely<Db>({ dialect: new PostgresDialect({ pool }) })
+  const names = new Map<string, string>()
+  directReaders.set(db, (query) => {
+    if (query.query.kind !== 'SelectQueryNode') return undefined
+    let name = names.get(query.sql)
+    if (name === undefined) names.set(query.sql, (name = `refdesk_${names.size}`))
+    return pool.query({ name, text: query.sql, values: [...query.parameters] }).then((result) => result.rows)
+  })
   return handle(db, 'postgres')
 }
 

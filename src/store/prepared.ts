@@ -54,7 +54,8 @@ export function prepared<P extends Params, O>(
 
   async function execute(db: Kysely<Db>, params: P): Promise<O[]> {
     const query = compile(db, params)
-    return (readDirectly(db, query) as O[] | undefined) ?? (await db.executeQuery(query)).rows
+    const direct = readDirectly(db, query) as O[] | Promise<O[]> | undefined
+    return direct ? await direct : (await db.executeQuery(query)).rows
   }
 
   return {
