@@ -1,5 +1,6 @@
 // mcp: refdesk_get_game through MCP over Streamable HTTP against GET /games/{id}, both sequential over
 // keep-alive HTTP to the same server: per-call latency (median of each round's median).
+import { setMaxListeners } from 'node:events'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { importGames, startService } from '../lib/setup.mjs'
@@ -9,6 +10,9 @@ export async function mcpScenario({ databaseUrl, rounds, calls }) {
   const service = await startService(databaseUrl, 'mcp')
   const headers = { authorization: service.authorization }
   const client = new Client({ name: 'bench', version: '0' })
+  // The SDK client's transport passes one AbortSignal to every fetch; undici drops each listener only
+  // when its Request is garbage-collected, so thousands of sequential calls trip Node's leak warning.
+  setMaxListeners(0)
   try {
     const league = await service.api.ok('POST', '/leagues', { name: 'MCP' })
     const [gameId] = await importGames(service.api, league.id, 1, 'mcp')
