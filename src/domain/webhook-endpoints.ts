@@ -18,6 +18,7 @@ import { newId, nowIso } from './clock.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import type { EventName } from './events.js'
+import { groupBy } from './views.js'
 
 export const newSecret = (): string => `sec_${randomBytes(24).toString('hex')}`
 
@@ -91,8 +92,7 @@ export async function listWebhookDeliveries(
  * first delay). An endpoint with an empty event list takes every event, names added later included.
  */
 export async function fanOut(trx: Transaction<Db>, events: readonly NewOutboxEvent[]): Promise<void> {
-  const byLeague = new Map<string, NewOutboxEvent[]>()
-  for (const e of events) byLeague.set(e.league_id, [...(byLeague.get(e.league_id) ?? []), e])
+  const byLeague = groupBy(events, (e) => e.league_id)
   const rows: NewDelivery[] = []
   for (const [leagueId, group] of byLeague) {
     const league = await leagues.findLeague(trx, leagueId)

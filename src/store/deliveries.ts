@@ -222,7 +222,11 @@ export async function releaseLeases(
   jobs: readonly { id: string; leaseUntil: string }[],
 ): Promise<void> {
   const byLease = new Map<string, string[]>()
-  for (const job of jobs) byLease.set(job.leaseUntil, [...(byLease.get(job.leaseUntil) ?? []), job.id])
+  for (const job of jobs) {
+    const ids = byLease.get(job.leaseUntil)
+    if (ids) ids.push(job.id)
+    else byLease.set(job.leaseUntil, [job.id])
+  }
   for (const [until, ids] of byLease) {
     await db
       .updateTable('webhook_deliveries')
