@@ -172,19 +172,37 @@ export async function recordAttempts(
 ): Promise<boolean[]> {
   if (outcomes.length === 0) return []
   return db.transaction().execute(async (trx) => {
-    const recorded = new Set<string>()
-    for (let i = 0; i < outcomes.length; i += RECORD_CHUNK) {
-      for (const id of await settleLeased(trx, outcomes.slice(i, i + RECORD_CHUNK))) recorded.add(id)
+    const recorded = new Set<AttemptOutcome>()
+    for (const statement of distinctDeliveryBatches(outcomes)) {
+      const settled = new Set(await settleLeased(trx, statement))
+      for (const outcome of statement) if (settled.has(outcome.attempt.delivery_id)) recorded.add(outcome)
     }
-    const attempts = outcomes.filter((o) => recorded.has(o.attempt.delivery_id)).map((o) => o.attempt)
+    const attempts = outcomes.filter((o) => recorded.has(o)).map((o) => o.attempt)
     for (let i = 0; i < attempts.length; i += INSERT_CHUNK) {
       await trx
         .insertInto('webhook_attempts')
         .values(attempts.slice(i, i + INSERT_CHUNK))
         .execute()
     }
-    return outcomes.map((o) => recorded.has(o.attempt.delivery_id))
+    return outcomes.map((o) => recorded.has(o))
   })
+}
+
+/**
+ * The outcomes split into statements of at most RECORD_CHUNK, none naming a delivery twice. One delivery
+ * can finish twice in a batch (an attempt that outlived its lease, and the one sent under the next
+ * lease); in separate statements, an id the UPDATE returns names exactly one outcome.
+ */
+function distinctDeliveryBatches(outcomes: readonly AttemptOutcome[]): AttemptOutcome[][] {
+  const batches: { ids: Set<string>; outcomes: AttemptOutcome[] }[] = []
+  for (const outcome of outcomes) {
+    const id = outcome.attempt.delivery_id
+    let batch = batches.find((b) => b.outcomes.length < RECORD_CHUNK && !b.ids.has(id))
+    if (!batch) batches.push((batch = { ids: new Set(), outcomes: [] }))
+    batch.ids.add(id)
+    batch.outcomes.push(outcome)
+  }
+  return batches.map((b) => b.outcomes)
 }
 
 // Ten parameters per outcome, well under both databases' bind-parameter limits.

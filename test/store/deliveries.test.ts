@@ -1,0 +1,61 @@
+// Recording attempts: an outcome counts only under the lease its attempt was sent with, even when a stale
+// outcome and the current one for the same delivery share one group commit.
+import { describe, expect, it } from 'vitest'
+import { leaseDue, recordAttempts, type AttemptOutcome } from '../../src/store/deliveries.js'
+import { useTestApp } from '../helpers/app.js'
+
+describe('recordAttempts', () => {
+  const t = useTestApp()
+
+  it('records only the outcome of the current lease when a stale one for the same delivery is in the batch', async () => {
+    const p = await t.partner()
+    await p.post('/webhooks', { url: 'https://hooks.example.com/refdesk', events: ['game.created'] })
+    const league = (await p.post('/leagues', { name: 'L' })).body.data
+    await p.post(`/leagues/${league.id}/games`, { games: [{ startsAt: '2026-05-01T18:00:00Z' }] })
+    const now = Date.now()
+    const iso = (ms: number) => new Date(ms).toISOString()
+    const lease = (until: number) =>
+      leaseDue(t.deps.db, {
+        owner: 'dispatcher-1',
+        now: iso(until - 1000),
+        until: iso(until),
+        limit: 10,
+        room: new Map(),
+        defaultRoom: 10,
+      })
+    const [first] = await lease(now + 1000)
+    // The first lease runs out while its attempt is still out; the same dispatcher leases the row again.
+    const [second] = await lease(now + 5000)
+    expect(second!.id).toBe(first!.id)
+    const outcome = (until: number, statusCode: number, ok: boolean): AttemptOutcome => ({
+      lease: { owner: 'dispatcher-1', until: iso(until) },
+      attempt: {
+        delivery_id: first!.id,
+        attempted_at: iso(now),
+        status_code: statusCode,
+        error: ok ? null : 'http_status',
+        duration_ms: 5,
+      },
+      status: ok ? 'succeeded' : 'pending',
+      attempts: 1,
+      nextAttemptAt: ok ? null : iso(now + 100),
+      deliveredAt: ok ? iso(now) : null,
+    })
+    // The current lease's outcome first, the stale one after it: order within a batch must not matter.
+    expect(
+      await recordAttempts(t.deps.db, [outcome(now + 5000, 200, true), outcome(now + 1000, 500, false)]),
+    ).toEqual([true, false])
+    const attempts = await t.deps.db
+      .selectFrom('webhook_attempts')
+      .select('status_code')
+      .where('delivery_id', '=', first!.id)
+      .execute()
+    expect(attempts).toEqual([{ status_code: 200 }])
+    const row = await t.deps.db
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'attempts', 'lease_owner'])
+      .where('id', '=', first!.id)
+      .executeTakeFirstOrThrow()
+    expect(row).toEqual({ status: 'succeeded', attempts: 1, lease_owner: null })
+  })
+})
