@@ -1,19 +1,26 @@
 // Delivery rows and their attempts. Leases let any number of dispatchers share the table: a row is due
 // when pending, its next attempt time has come and no live lease holds it.
 import { sql, type Kysely, type Transaction } from 'kysely'
+import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import type { Db, DeliveryRow, NewAttempt, NewDelivery } from './tables.js'
 
-const INSERT_CHUNK = 500
+const DELIVERY_COLUMNS = [
+  'id',
+  'endpoint_id',
+  'event_id',
+  'event',
+  'status',
+  'attempts',
+  'created_at',
+  'next_attempt_at',
+] as const
 
 export async function insertDeliveries(trx: Transaction<Db>, rows: readonly NewDelivery[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await trx
-      .insertInto('webhook_deliveries')
-      .values(rows.slice(i, i + INSERT_CHUNK))
-      .execute()
-  }
+  await insertRows(trx, 'webhook_deliveries', DELIVERY_COLUMNS, rows)
 }
+
+const ATTEMPT_COLUMNS = ['delivery_id', 'attempted_at', 'status_code', 'error', 'duration_ms'] as const
 
 export function listDeliveries(db: Kysely<Db>, endpointId: string, limit: number): Promise<DeliveryRow[]> {
   return db
@@ -178,12 +185,7 @@ export async function recordAttempts(
       for (const outcome of statement) if (settled.has(outcome.attempt.delivery_id)) recorded.add(outcome)
     }
     const attempts = outcomes.filter((o) => recorded.has(o)).map((o) => o.attempt)
-    for (let i = 0; i < attempts.length; i += INSERT_CHUNK) {
-      await trx
-        .insertInto('webhook_attempts')
-        .values(attempts.slice(i, i + INSERT_CHUNK))
-        .execute()
-    }
+    await insertRows(trx, 'webhook_attempts', ATTEMPT_COLUMNS, attempts)
     return outcomes.map((o) => recorded.has(o))
   })
 }

@@ -5,22 +5,16 @@
 import { EventEmitter } from 'node:events'
 import { sql, type Kysely, type Transaction } from 'kysely'
 import pg from 'pg'
+import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import type { Db, NewOutboxEvent, OutboxEventRow } from './tables.js'
 
-// Bounded so one statement stays under SQLite's and PostgreSQL's bind-parameter limits.
-const INSERT_CHUNK = 500
 const CHANNEL = 'refdesk_deliveries'
 
 const signal = new EventEmitter().setMaxListeners(0)
 
 export async function appendEvents(trx: Transaction<Db>, rows: readonly NewOutboxEvent[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await trx
-      .insertInto('outbox_events')
-      .values(rows.slice(i, i + INSERT_CHUNK))
-      .execute()
-  }
+  await insertRows(trx, 'outbox_events', ['id', 'event', 'league_id', 'data', 'created_at'], rows)
 }
 
 export function listEvents(db: Kysely<Db>, leagueId?: string): Promise<OutboxEventRow[]> {

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
+import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import { prepared } from './prepared.js'
 import type { Caller } from '../domain/caller.js'
@@ -220,19 +221,21 @@ export async function transitionPositions(
   return Number(result.numUpdatedRows)
 }
 
-// Bounded so one statement stays under SQLite's and PostgreSQL's bind-parameter limits.
-const INSERT_CHUNK = 500
+const POSITION_COLUMNS = [
+  'id',
+  'game_id',
+  'label',
+  'pay_cents',
+  'status',
+  'created_at',
+  'updated_at',
+] as const
 
 export async function insertPositions(
   db: Kysely<Db>,
   rows: readonly Omit<PositionRow, 'seq'>[],
 ): Promise<void> {
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await db
-      .insertInto('positions')
-      .values(rows.slice(i, i + INSERT_CHUNK))
-      .execute()
-  }
+  await insertRows(db, 'positions', POSITION_COLUMNS, rows)
 }
 
 /**
