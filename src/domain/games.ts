@@ -9,7 +9,7 @@ import {
   type GameItem,
   type UpdateGameInput,
 } from '../schemas/games.js'
-import { isDeadlock } from '../store/errors.js'
+import { isDeadlock, isUniqueViolation } from '../store/errors.js'
 import * as games from '../store/games.js'
 import * as positions from '../store/positions.js'
 import type { Db, GameRow, PositionRow } from '../store/tables.js'
@@ -73,18 +73,19 @@ function parseItems(items: readonly unknown[]): { valid: ParsedItem[]; failure?:
   return { valid }
 }
 
-/** A concurrent batch wrote one of our new (source, externalId) pairs after we read them. */
-class LostRace extends Error {}
-
 // A retry reads the winner's committed game, so each one makes progress.
 const MAX_ATTEMPTS = 5
 
+/**
+ * Runs the batch again when it lost a race: a concurrent batch inserted one of its new (source,
+ * externalId) pairs after it looked (a unique violation), or PostgreSQL broke a lock cycle.
+ */
 async function retryLostRaces<T>(attempt: () => Promise<T>): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt()
     } catch (error) {
-      if (n >= MAX_ATTEMPTS || !(error instanceof LostRace || isDeadlock(error))) throw error
+      if (n >= MAX_ATTEMPTS || !(isUniqueViolation(error) || isDeadlock(error))) throw error
     }
   }
 }
@@ -93,24 +94,18 @@ async function writeBatch(trx: Transaction<Db>, caller: Caller, leagueId: string
   const league = await requireLeague(trx, caller, leagueId)
   const source = writeSource(caller)
   const keys = [...new Set(items.flatMap(({ item }) => item.externalId ?? []))]
-  const existing = await games.lockGamesByExternalId(trx, source, keys)
-  const plan = planBatch(items, existing, {
+  const plan = planBatch(items, await games.lockGamesByExternalId(trx, source, keys), {
     leagueId: league.id,
     source,
     at: nowIso(),
   })
-  const written = new Map((await games.upsertGames(trx, [...plan.games.values()])).map((g) => [g.id, g]))
-  const snapshots = plan.snapshots.map((state) => {
-    const row = written.get(state.id)
-    if (!row) throw new LostRace()
-    return { ...row, ...state }
-  })
+  await games.insertGames(trx, [...plan.inserts.values()])
+  await games.rewriteGames(trx, [...plan.rewrites.values()])
   await positions.insertPositions(trx, plan.positions)
-  // New games' positions are the ones just written; only the games the batch updated need theirs read.
-  const updatedIds = existing.filter((g) => plan.games.has(g.id)).map((g) => g.id)
-  const created = withPositions(snapshots, [
+  // New games' positions are the ones just written; only the existing games the batch named need theirs read.
+  const created = withPositions(plan.snapshots, [
     ...plan.positions,
-    ...(await positions.listPositions(trx, updatedIds)),
+    ...(await positions.listPositions(trx, [...plan.existingIds])),
   ])
   await recordEvents(
     trx,
@@ -122,23 +117,40 @@ async function writeBatch(trx: Transaction<Db>, caller: Caller, leagueId: string
 type GameState = Omit<GameRow, 'seq'>
 
 interface BatchPlan {
-  /** The final state of every game the batch writes, by id. */
-  games: Map<string, GameState>
+  /** The final state of each new game, by id. */
+  inserts: Map<string, GameState>
+  /** The final state of each existing game an item changed, by id. */
+  rewrites: Map<string, GameState>
   /** Each item's game as it stands after that item. */
   snapshots: GameState[]
   positions: Omit<PositionRow, 'seq'>[]
+  /** The games that existed before the batch and that an item names, changed or not. */
+  existingIds: Set<string>
   /** An item's externalId belongs to another league's game: the items from there on are not written. */
   conflict: boolean
 }
 
-/** Applies the items in order to the games they name, in memory: creates, updates and the first conflict. */
+/**
+ * Applies the items in order to the games they name, in memory: creates, updates and the first conflict.
+ * An upsert that changes none of a game's fields writes nothing (a nightly re-import of an unchanged
+ * season is mostly that); its item still answers the game and emits its game.created.
+ */
 function planBatch(
   items: readonly ParsedItem[],
   existing: readonly GameRow[],
   base: { leagueId: string; source: string; at: string },
 ): BatchPlan {
-  const plan: BatchPlan = { games: new Map(), snapshots: [], positions: [], conflict: false }
-  const byExternalId = new Map(existing.map(({ seq: _seq, ...game }) => [game.external_id, game]))
+  const plan: BatchPlan = {
+    inserts: new Map(),
+    rewrites: new Map(),
+    snapshots: [],
+    positions: [],
+    existingIds: new Set(),
+    conflict: false,
+  }
+  const byExternalId = new Map<string | null, GameState>()
+  for (const { seq: _seq, ...game } of existing) byExternalId.set(game.external_id, game)
+  const current = new Map<string, GameState>()
   for (const { item, raw } of items) {
     const known = item.externalId === undefined ? undefined : byExternalId.get(item.externalId)
     if (known && known.league_id !== base.leagueId) {
@@ -147,17 +159,29 @@ function planBatch(
     }
     let state: GameState
     if (known) {
-      state = { ...(plan.games.get(known.id) ?? known), ...rewriteOf(item, raw), updated_at: base.at }
+      if (!current.has(known.id)) plan.existingIds.add(known.id)
+      state = { ...(current.get(known.id) ?? known), ...rewriteOf(item, raw), updated_at: base.at }
+      const writes = plan.inserts.has(state.id) ? plan.inserts : plan.rewrites
+      writes.set(state.id, state)
     } else {
       state = newGameRow(item, base)
       plan.positions.push(newPositionRow(state.id, item, base.at))
+      plan.inserts.set(state.id, state)
       if (item.externalId !== undefined) byExternalId.set(item.externalId, state)
     }
-    plan.games.set(state.id, state)
+    current.set(state.id, state)
     plan.snapshots.push(state)
+  }
+  // A game an item changed and a later item changed back is not written either.
+  for (const game of existing) {
+    const rewritten = plan.rewrites.get(game.id)
+    if (rewritten && REWRITABLE.every((field) => rewritten[field] === game[field]))
+      plan.rewrites.delete(game.id)
   }
   return plan
 }
+
+const REWRITABLE = ['sport', 'starts_at', 'location', 'latitude', 'longitude'] as const
 
 function newGameRow(item: GameItem, base: { leagueId: string; source: string; at: string }): GameState {
   return {

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
+import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import type { Caller } from '../domain/caller.js'
 import { prepared } from './prepared.js'
@@ -92,38 +93,39 @@ export function lockGamesByExternalId(
   return (isPostgres(trx) ? query.forUpdate() : query).execute()
 }
 
-// Bounded so one statement stays under SQLite's and PostgreSQL's bind-parameter limits.
-const WRITE_CHUNK = 500
+const GAME_COLUMNS = [
+  'id',
+  'league_id',
+  'source',
+  'external_id',
+  'sport',
+  'starts_at',
+  'location',
+  'latitude',
+  'longitude',
+  'status',
+  'created_at',
+  'updated_at',
+] as const
 
 /**
- * Writes the games, at most one per (source, externalId), in few statements. A new pair is inserted; an
- * existing pair in the same league gets the row's sport, startsAt, location and coordinates; an existing
- * pair in another league is left untouched and missing from the result.
+ * Inserts new games in few statements. A (source, externalId) pair that another transaction inserted
+ * since this one looked fails the statement with a unique violation.
  */
-export async function upsertGames(db: Kysely<Db>, rows: readonly NewGame[]): Promise<GameRow[]> {
-  const written: GameRow[] = []
-  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
-    const chunk = await db
-      .insertInto('games')
-      .values(rows.slice(i, i + WRITE_CHUNK))
-      .onConflict((oc) =>
-        oc
-          .columns(['source', 'external_id'])
-          .doUpdateSet((eb) => ({
-            sport: eb.ref('excluded.sport'),
-            starts_at: eb.ref('excluded.starts_at'),
-            location: eb.ref('excluded.location'),
-            latitude: eb.ref('excluded.latitude'),
-            longitude: eb.ref('excluded.longitude'),
-            updated_at: eb.ref('excluded.updated_at'),
-          }))
-          .whereRef('games.league_id', '=', 'excluded.league_id'),
-      )
-      .returningAll()
-      .execute()
-    written.push(...chunk)
-  }
-  return written
+export async function insertGames(trx: Transaction<Db>, rows: readonly NewGame[]): Promise<void> {
+  await insertRows(trx, 'games', GAME_COLUMNS, rows)
+}
+
+// Rows name existing pairs, so every row takes the DO UPDATE branch; a pair of another league's game
+// would be left untouched.
+const REWRITE_ON_CONFLICT = ` on conflict ("source", "external_id") do update set "sport" = excluded."sport",
+  "starts_at" = excluded."starts_at", "location" = excluded."location", "latitude" = excluded."latitude",
+  "longitude" = excluded."longitude", "updated_at" = excluded."updated_at"
+  where "games"."league_id" = excluded."league_id"`
+
+/** Rewrites existing games' sport, startsAt, location, coordinates and updated_at, in few statements. */
+export async function rewriteGames(trx: Transaction<Db>, rows: readonly NewGame[]): Promise<void> {
+  await insertRows(trx, 'games', GAME_COLUMNS, rows, REWRITE_ON_CONFLICT)
 }
 
 export function updateGame(

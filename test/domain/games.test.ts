@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PartnerCaller } from '../../src/domain/caller.js'
 import { ApiError } from '../../src/domain/errors.js'
 import { cancelGame, upsertGames } from '../../src/domain/games.js'
@@ -34,6 +34,7 @@ describe('toCents', () => {
 
 describe('games service', () => {
   const t = useTestApp()
+  afterEach(() => void vi.useRealTimers())
 
   async function setup() {
     const p = await t.partner()
@@ -84,6 +85,40 @@ describe('games service', () => {
     expect(await events(leagueId)).toHaveLength(500)
     const again = await upsertGames(t.deps, caller, leagueId, { games })
     expect(again.created.map((g) => g.id)).toEqual(created.map((g) => g.id))
+  })
+
+  it('rewrites a game only when an item changes it, and answers and emits every item either way', async () => {
+    const { caller, leagueId } = await setup()
+    const updatedAt = async () =>
+      Object.fromEntries(
+        (
+          await t.deps.db
+            .selectFrom('games')
+            .select(['external_id', 'updated_at'])
+            .where('league_id', '=', leagueId)
+            .execute()
+        ).map((g) => [g.external_id, g.updated_at]),
+      )
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime('2026-01-01T00:00:00.000Z')
+    const games = [
+      { startsAt, externalId: 'same', location: 'Field 1' },
+      { startsAt, externalId: 'moved', location: 'Field 1' },
+    ]
+    const first = await upsertGames(t.deps, caller, leagueId, { games })
+    vi.setSystemTime('2026-01-02T00:00:00.000Z')
+    const moved = { ...games[1], location: 'Field 2' }
+    // A duplicate that changes a game and then changes it back leaves the row as it was.
+    const reverted = [{ ...games[0], location: 'Field 9' }, games[0]]
+    const again = await upsertGames(t.deps, caller, leagueId, { games: [games[0], moved, ...reverted] })
+    expect(again.created.map((g) => [g.id, g.location])).toEqual([
+      [first.created[0]!.id, 'Field 1'],
+      [first.created[1]!.id, 'Field 2'],
+      [first.created[0]!.id, 'Field 9'],
+      [first.created[0]!.id, 'Field 1'],
+    ])
+    expect(await updatedAt()).toEqual({ same: '2026-01-01T00:00:00.000Z', moved: '2026-01-02T00:00:00.000Z' })
+    expect(await events(leagueId)).toHaveLength(6)
   })
 
   it('concurrent upserts of one externalId in one league make one game', async () => {
