@@ -29,6 +29,7 @@ if (databaseUrl !== undefined && !isPostgresUrl(databaseUrl)) {
 const ROUNDS = 5
 const sizes = args.quick
   ? {
+      import: { rounds: ROUNDS },
       reads: { seconds: 1 },
       claims: { rounds: 25 },
       webhooks: { eventsPerRound: 400, latencySamples: 20 },
@@ -36,6 +37,7 @@ const sizes = args.quick
       mcp: { calls: 100 },
     }
   : {
+      import: { rounds: 2 * ROUNDS },
       reads: { seconds: 3 },
       claims: { rounds: 100 },
       webhooks: { eventsPerRound: 2000, latencySamples: 60 },
