@@ -18,14 +18,15 @@ import { ApiError } from '../domain/errors.js'
 import { mcpRoutes } from '../mcp/route.js'
 import { installAuth } from './auth.js'
 import { installErrorHandling } from './errors.js'
-import { assignmentRoutes } from './routes/assignments.js'
-import { gameRoutes } from './routes/games.js'
+import { registerOperations } from './operation.js'
+import { assignmentOperations } from './routes/assignments.js'
+import { gameOperations } from './routes/games.js'
 import { healthRoutes } from './routes/health.js'
 import { indexRoutes, type EndpointList } from './routes/index.js'
-import { leagueRoutes } from './routes/leagues.js'
-import { officialRoutes } from './routes/officials.js'
-import { paymentRoutes } from './routes/payments.js'
-import { webhookRoutes } from './routes/webhooks.js'
+import { leagueOperations } from './routes/leagues.js'
+import { officialOperations } from './routes/officials.js'
+import { paymentOperations } from './routes/payments.js'
+import { webhookOperations } from './routes/webhooks.js'
 import { validatorCompiler } from './validation.js'
 
 export const API_PREFIX = '/api/v1'
@@ -99,21 +100,15 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       installAuth(v1, options.deps)
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
       await v1.register(indexRoutes, { endpoints })
-      for (const routes of [
-        leagueRoutes,
-        gameRoutes,
-        officialRoutes,
-        assignmentRoutes,
-        paymentRoutes,
-        webhookRoutes,
-      ]) {
-        await v1.register(routes, { deps: options.deps })
-      }
-      await v1.register(mcpRoutes, {
-        root: app,
-        apiBase: API_PREFIX,
-        allowedOrigins: options.mcpAllowedOrigins,
-      })
+      registerOperations(v1, options.deps, [
+        ...leagueOperations,
+        ...gameOperations,
+        ...officialOperations,
+        ...assignmentOperations,
+        ...paymentOperations,
+        ...webhookOperations,
+      ])
+      await v1.register(mcpRoutes, { deps: options.deps, allowedOrigins: options.mcpAllowedOrigins })
     },
     { prefix: API_PREFIX },
   )

@@ -1,46 +1,46 @@
-// How a tool reaches REST. In the HTTP server the call is injected in process with the caller's own
-// Authorization header; the stdio bridge sends it over HTTP(S) to a RefDesk server. Either way REST
-// applies the key's scope, validates and answers, so the MCP layer adds no rules of its own.
-import type { FastifyInstance } from 'fastify'
+// How a tool reaches REST. In the HTTP server the operation is invoked in process for the caller the MCP
+// request authenticated; the stdio bridge sends it over HTTP(S) to a RefDesk server with its key. Either
+// way REST applies the key's scope, validates and answers, so the MCP layer adds no rules of its own.
+import type { FastifyBaseLogger } from 'fastify'
+import type { PartnerCaller } from '../domain/caller.js'
+import type { Deps } from '../domain/deps.js'
+import type { Answer } from '../http/errors.js'
+import { invokeOperation, type Operation } from '../http/operation.js'
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
-
-export interface Forwarded {
-  status: number
-  body: unknown
+/** One REST call: the operation, and its path parameters and query values as they would be in a URL. */
+export interface RestCall {
+  operation: Operation
+  params?: Readonly<Record<string, string>>
+  query?: Readonly<Record<string, string>>
+  body?: unknown
 }
 
-/** `path` is relative to the API base (`/games/…`) and may carry a query string. */
-export type Forward = (method: Method, path: string, body?: unknown) => Promise<Forwarded>
+export type Forward = (call: RestCall) => Promise<Answer>
 
-export function injectForward(
-  app: FastifyInstance,
-  prefix: string,
-  authorization: string,
-  requestId: string,
-): Forward {
-  return async (method, path, body) => {
-    const res = await app.inject({
-      method,
-      url: `${prefix}${path}`,
-      // The MCP request's id travels along, so the REST log lines of one tool call share it.
-      headers: { authorization, 'request-id': requestId },
-      ...(body !== undefined && { payload: body as object }),
-    })
-    return { status: res.statusCode, body: parse(res.body) }
-  }
+export function inProcessForward(deps: Deps, caller: PartnerCaller, log: FastifyBaseLogger): Forward {
+  return ({ operation, params = {}, query = {}, body }) =>
+    invokeOperation(operation, deps, caller, { params, query, body }, log)
 }
 
-export function httpForward(baseUrl: string, key: string, fetchImpl: typeof fetch = fetch): Forward {
+/** The call's URL under the API base: `{param}` placeholders filled in, the query appended. */
+export function restPath({ operation, params = {}, query = {} }: RestCall): string {
+  const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(params[name] ?? ''),
+  )
+  const search = new URLSearchParams(query).toString()
+  return search ? `${path}?${search}` : path
+}
+
+export function httpForward(baseUrl: string, key: string): Forward {
   const base = baseUrl.replace(/\/+$/, '')
-  return async (method, path, body) => {
-    const res = await fetchImpl(`${base}${path}`, {
-      method,
+  return async (call) => {
+    const res = await fetch(`${base}${restPath(call)}`, {
+      method: call.operation.method,
       headers: {
         authorization: `Bearer ${key}`,
-        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...(call.body !== undefined && { 'content-type': 'application/json' }),
       },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
+      ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
     })
     return { status: res.status, body: parse(await res.text()) }
   }

@@ -1,16 +1,16 @@
 // POST {base_url}/mcp: MCP over Streamable HTTP, stateless. It sits inside the /api/v1 plugin, so the
 // key is checked (401 {"error":"unauthorized"}) and the body capped (1 MiB, body_too_large) before any
-// MCP handling; each request then gets its own server and transport, so any process can answer any call.
+// MCP handling, and tools run REST operations for that authenticated caller. Each request gets its own
+// SDK server and transport, so any process can answer any call.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { Deps } from '../domain/deps.js'
 import { ApiError } from '../domain/errors.js'
-import { injectForward } from './forward.js'
+import { inProcessForward } from './forward.js'
 import { createMcpServer } from './server.js'
 
 export interface McpRouteOptions {
-  /** The root app: tool calls are injected there, under `apiBase`. */
-  root: FastifyInstance
-  apiBase: string
+  deps: Deps
   /** Browser origins allowed to call; default `$REFDESK_MCP_ALLOWED_ORIGINS` (comma list), else none. */
   allowedOrigins?: readonly string[]
 }
@@ -59,12 +59,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (v1, options
       const normalized = normalizeOrigin(origin)
       if (normalized === undefined || !allowed.has(normalized)) throw new ApiError('origin_not_allowed')
     }
-    const forward = injectForward(
-      options.root,
-      options.apiBase,
-      request.headers.authorization ?? '',
-      request.id,
-    )
+    const forward = inProcessForward(options.deps, request.caller, request.log)
     const server = createMcpServer(forward)
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -14,7 +14,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { ApiError } from '../domain/errors.js'
-import type { Forward } from './forward.js'
+import type { Operation } from '../http/operation.js'
+import type { Forward, RestCall } from './forward.js'
 import { Confirm, RestFailure, TOOL_PREFIX, segment, type Args, type ToolSpec } from './tool.js'
 import { assignmentTools } from './tools/assignments.js'
 import { gameTools } from './tools/games.js'
@@ -49,7 +50,8 @@ const ID_HINTS: Record<string, string> = {
 }
 
 function inputSchema(spec: ToolSpec): z.ZodObject {
-  const ids = { ...spec.params?.shape, ...spec.query?.shape }
+  const { params, query, body } = spec.operation
+  const ids = { ...params?.shape, ...query?.shape }
   const hinted = Object.fromEntries(
     Object.entries(ids).map(([key, schema]) => [
       key,
@@ -58,7 +60,7 @@ function inputSchema(spec: ToolSpec): z.ZodObject {
   )
   return z.object({
     ...hinted,
-    ...spec.body?.shape,
+    ...body?.shape,
     ...(spec.preview && { confirm: Confirm }),
   })
 }
@@ -66,14 +68,14 @@ function inputSchema(spec: ToolSpec): z.ZodObject {
 function outputSchema(spec: ToolSpec): z.ZodObject {
   return spec.preview
     ? z.object({
-        data: spec.output
+        data: spec.operation.data
           .optional()
           .meta({ description: 'The REST result, when called with confirm: true.' }),
         preview: spec.preview.schema
           .optional()
           .meta({ description: 'What would change, when not confirmed.' }),
       })
-    : z.object({ data: spec.output })
+    : z.object({ data: spec.operation.data })
 }
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
@@ -116,7 +118,7 @@ async function callTool(spec: ToolSpec, args: Args, forward: Forward): Promise<C
   try {
     if (spec.preview && args.confirm !== true)
       return success({ preview: await spec.preview.build(args, forward) })
-    const res = await forward(spec.method, requestPath(spec, args), requestBody(spec, args))
+    const res = await forward(restCall(spec.operation, args))
     if (res.status >= 400) return failure(res.body)
     return success({ data: (res.body as { data: unknown }).data })
   } catch (error) {
@@ -126,25 +128,23 @@ async function callTool(spec: ToolSpec, args: Args, forward: Forward): Promise<C
   }
 }
 
-function requestPath(spec: ToolSpec, args: Args): string {
-  const path = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => segment(args[name]))
-  const query = new URLSearchParams()
-  for (const key of Object.keys(spec.query?.shape ?? {})) {
-    const value = args[key]
-    if (value !== undefined && value !== null) query.set(key, String(value))
+/** The arguments routed as a URL would carry them: path ids and query values as strings, the rest as body. */
+function restCall(operation: Operation, args: Args): RestCall {
+  const params = Object.keys(operation.params?.shape ?? {})
+  const query = Object.keys(operation.query?.shape ?? {})
+  const routed = new Set([...params, ...query, 'confirm'])
+  return {
+    operation,
+    params: Object.fromEntries(params.map((key) => [key, segment(args[key])])),
+    query: Object.fromEntries(
+      query.flatMap((key) =>
+        args[key] === undefined || args[key] === null ? [] : [[key, String(args[key])]],
+      ),
+    ),
+    ...(operation.body && {
+      body: Object.fromEntries(Object.entries(args).filter(([key]) => !routed.has(key))),
+    }),
   }
-  const search = query.toString()
-  return search ? `${path}?${search}` : path
-}
-
-function requestBody(spec: ToolSpec, args: Args): Args | undefined {
-  if (!spec.body) return undefined
-  const routed = new Set([
-    ...Object.keys(spec.params?.shape ?? {}),
-    ...Object.keys(spec.query?.shape ?? {}),
-    'confirm',
-  ])
-  return Object.fromEntries(Object.entries(args).filter(([key]) => !routed.has(key)))
 }
 
 function success(structured: Record<string, unknown>): CallToolResult {
@@ -153,7 +153,7 @@ function success(structured: Record<string, unknown>): CallToolResult {
 
 function failure(body: unknown): CallToolResult {
   return {
-    isError: true,
     content: [{ type: 'text', text: typeof body === 'string' ? body : JSON.stringify(body) }],
+    isError: true,
   }
 }

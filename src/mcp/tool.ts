@@ -1,8 +1,9 @@
-// A tool is a REST operation: its route, the REST zod schemas of its path, query and body (merged into
-// one input object) and of its `data`. Destructive tools add a preview built from REST reads.
+// A tool is a REST operation: the operation's zod schemas of its path, query and body (merged into one
+// input object) and of its `data`. Destructive tools add a preview built from REST reads.
 import { z } from 'zod'
 import { ApiError, type ErrorCode } from '../domain/errors.js'
-import type { Forward, Method } from './forward.js'
+import type { Operation } from '../http/operation.js'
+import type { Forward, RestCall } from './forward.js'
 
 export const TOOL_PREFIX = 'refdesk_'
 
@@ -37,14 +38,8 @@ export interface ToolSpec {
   title: string
   description: string
   annotations: Annotations
-  method: Method
-  /** Relative to the API base, with `{param}` placeholders filled from the arguments. */
-  path: string
-  params?: z.ZodObject
-  query?: z.ZodObject
-  body?: z.ZodObject
-  /** The REST response's `data`. */
-  output: z.ZodType
+  /** The REST operation the tool runs; its path, query and body schemas are the tool's input. */
+  operation: Operation
   preview?: Preview
 }
 
@@ -60,14 +55,15 @@ export function refuse(code: ErrorCode): never {
   throw new RestFailure(new ApiError(code).body)
 }
 
-/** GET through the forwarder; a REST error aborts the preview with that error. */
-export async function read<T>(forward: Forward, path: string): Promise<T> {
-  const res = await forward('GET', path)
+/** A read through the forwarder; a REST error aborts the preview with that error. */
+export async function read<T>(forward: Forward, call: RestCall): Promise<T> {
+  const res = await forward(call)
   if (res.status >= 400) throw new RestFailure(res.body)
   return (res.body as { data: T }).data
 }
 
-export const segment = (value: unknown): string => encodeURIComponent(typeof value === 'string' ? value : '')
+/** An argument as a URL segment carries it: a string as is, anything else as nothing. */
+export const segment = (value: unknown): string => (typeof value === 'string' ? value : '')
 
 export const NEXT_STEP =
   'Nothing was changed. Show this preview to the user; to apply it, call the tool again with the same arguments plus "confirm": true.'

@@ -1,11 +1,13 @@
-// MCP clients for the tests: the SDK's own Client, in memory (the server forwards by inject into the
-// test app) or over real HTTP against the listening app.
+// MCP clients for the tests: the SDK's own Client, in memory (the server runs REST operations in process
+// for the key's caller) or over real HTTP against the listening app.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { authenticate } from '../../src/domain/api-keys.js'
+import type { Deps } from '../../src/domain/deps.js'
 import type { App } from '../../src/http/server.js'
-import { injectForward } from '../../src/mcp/forward.js'
+import { inProcessForward } from '../../src/mcp/forward.js'
 import { createMcpServer } from '../../src/mcp/server.js'
 
 export interface Mcp {
@@ -39,8 +41,10 @@ function wrap(client: Client): Mcp {
   }
 }
 
-export async function inMemoryMcp(app: App, key: string): Promise<Mcp> {
-  const server = createMcpServer(injectForward(app, '/api/v1', `Bearer ${key}`, 'req_test'))
+export async function inMemoryMcp(app: App, deps: Deps, key: string): Promise<Mcp> {
+  const caller = await authenticate(deps, `Bearer ${key}`)
+  if (!caller) throw new Error('unknown key')
+  const server = createMcpServer(inProcessForward(deps, caller, app.log))
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
   const client = new Client({ name: 'refdesk-test', version: '0.0.0' })

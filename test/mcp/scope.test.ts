@@ -28,7 +28,7 @@ describe('MCP scope isolation', () => {
     const before = await snapshot()
 
     const other = await t.partner()
-    const mcp = await inMemoryMcp(t.app, other.key)
+    const mcp = await inMemoryMcp(t.app, t.deps, other.key)
     const ids = { leagueId, gameId: game.id, userId, positionId, webhookId }
     const none = { leagueId: 'nope', gameId: 'nope', userId, positionId, webhookId: 'nope' }
     const calls: [string, (i: typeof ids) => Record<string, unknown>][] = [

@@ -39,7 +39,8 @@ describe.each(['in-memory', 'http'] as const)('MCP tools (%s)', (transport) => {
   })
 
   async function connect(key: string): Promise<Mcp> {
-    const mcp = transport === 'http' ? await httpMcp(await listen(t.app), key) : await inMemoryMcp(t.app, key)
+    const mcp =
+      transport === 'http' ? await httpMcp(await listen(t.app), key) : await inMemoryMcp(t.app, t.deps, key)
     open.push(mcp)
     return mcp
   }

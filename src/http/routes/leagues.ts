@@ -1,7 +1,5 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import type { Deps } from '../../domain/deps.js'
+import { z } from 'zod'
 import { getLeague, listLeagues, updateLeague, upsertLeague } from '../../domain/leagues.js'
-import { DataEnvelope } from '../../schemas/common.js'
 import {
   League,
   LeagueDetail,
@@ -10,89 +8,71 @@ import {
   UpdateLeagueBody,
   UpsertLeagueBody,
 } from '../../schemas/leagues.js'
-import { z } from 'zod'
-import { errorResponses } from '../openapi.js'
+import { defineOperation } from '../operation.js'
 
 const tags = ['leagues']
 
-export const leagueRoutes: FastifyPluginAsyncZod<{ deps: Deps }> = async (app, { deps }) => {
-  app.get(
-    '/leagues',
-    {
-      schema: {
-        operationId: 'listLeagues',
-        tags,
-        summary: 'List leagues in scope, newest first, with game and member counts',
-        response: { 200: DataEnvelope(z.array(LeagueListItem)), ...errorResponses() },
-      },
-    },
-    async (request) => ({ data: await listLeagues(deps, request.caller) }),
-  )
+export const listLeaguesOperation = defineOperation({
+  method: 'GET',
+  path: '/leagues',
+  operationId: 'listLeagues',
+  tags,
+  summary: 'List leagues in scope, newest first, with game and member counts',
+  data: z.array(LeagueListItem),
+  errors: [],
+  handle: (deps, { caller }) => listLeagues(deps, caller),
+})
 
-  app.post(
-    '/leagues',
-    {
-      schema: {
-        operationId: 'upsertLeague',
-        tags,
-        summary: 'Create a league, or upsert it on (source, externalId)',
-        body: UpsertLeagueBody,
-        response: {
-          201: DataEnvelope(League),
-          ...errorResponses(
-            'invalid_json',
-            'name_required',
-            'source_reserved',
-            'source_mismatch',
-            'invalid_name',
-            'invalid_currency',
-            'invalid_source',
-            'invalid_externalId',
-          ),
-        },
-      },
-    },
-    async (request, reply) =>
-      reply.status(201).send({ data: await upsertLeague(deps, request.caller, request.body) }),
-  )
+export const upsertLeagueOperation = defineOperation({
+  method: 'POST',
+  path: '/leagues',
+  operationId: 'upsertLeague',
+  tags,
+  summary: 'Create a league, or upsert it on (source, externalId)',
+  body: UpsertLeagueBody,
+  status: 201,
+  data: League,
+  errors: [
+    'invalid_json',
+    'name_required',
+    'source_reserved',
+    'source_mismatch',
+    'invalid_name',
+    'invalid_currency',
+    'invalid_source',
+    'invalid_externalId',
+  ],
+  handle: (deps, { caller, body }) => upsertLeague(deps, caller, body),
+})
 
-  app.get(
-    '/leagues/:leagueId',
-    {
-      schema: {
-        operationId: 'getLeague',
-        tags,
-        summary: 'A league with its games (by startsAt) and officials',
-        params: LeagueParams,
-        response: { 200: DataEnvelope(LeagueDetail), ...errorResponses('league_not_found') },
-      },
-    },
-    async (request) => ({ data: await getLeague(deps, request.caller, request.params.leagueId) }),
-  )
+export const getLeagueOperation = defineOperation({
+  method: 'GET',
+  path: '/leagues/{leagueId}',
+  operationId: 'getLeague',
+  tags,
+  summary: 'A league with its games (by startsAt) and officials',
+  params: LeagueParams,
+  data: LeagueDetail,
+  errors: ['league_not_found'],
+  handle: (deps, { caller, params }) => getLeague(deps, caller, params.leagueId),
+})
 
-  app.patch(
-    '/leagues/:leagueId',
-    {
-      schema: {
-        operationId: 'updateLeague',
-        tags,
-        summary: 'Update name, paymentMode or currency; only provided keys apply',
-        params: LeagueParams,
-        body: UpdateLeagueBody,
-        response: {
-          200: DataEnvelope(League),
-          ...errorResponses(
-            'invalid_json',
-            'name_required',
-            'invalid_name',
-            'invalid_currency',
-            'league_not_found',
-          ),
-        },
-      },
-    },
-    async (request) => ({
-      data: await updateLeague(deps, request.caller, request.params.leagueId, request.body),
-    }),
-  )
-}
+export const updateLeagueOperation = defineOperation({
+  method: 'PATCH',
+  path: '/leagues/{leagueId}',
+  operationId: 'updateLeague',
+  tags,
+  summary: 'Update name, paymentMode or currency; only provided keys apply',
+  params: LeagueParams,
+  body: UpdateLeagueBody,
+  data: League,
+  errors: ['invalid_json', 'name_required', 'invalid_name', 'invalid_currency', 'league_not_found'],
+  handle: (deps, { caller, params, body }) => updateLeague(deps, caller, params.leagueId, body),
+})
+
+export const leagueOperations = [
+  listLeaguesOperation,
+  upsertLeagueOperation,
+  getLeagueOperation,
+  updateLeagueOperation,
+]

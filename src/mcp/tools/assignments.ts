@@ -1,13 +1,12 @@
-import { z } from 'zod'
 import {
-  AssignBody,
-  Assignment,
-  GameDetail,
-  GameParams,
-  PositionDetail,
-  UnassignQuery,
-} from '../../schemas/games.js'
-import { LeagueParams } from '../../schemas/leagues.js'
+  assignPositionOperation,
+  listAssignmentsOperation,
+  unassignPositionOperation,
+} from '../../http/routes/assignments.js'
+import { getGameOperation } from '../../http/routes/games.js'
+import { z } from 'zod'
+import type { GameDetail } from '../../schemas/games.js'
+import { PositionDetail } from '../../schemas/games.js'
 import { ClaimOfficial } from '../../schemas/officials.js'
 import { DESTRUCTIVE, NEXT_STEP, READ, WRITE, read, refuse, segment, type ToolSpec } from '../tool.js'
 
@@ -29,10 +28,7 @@ export const assignmentTools: ToolSpec[] = [
     description:
       'Lists every position of a league that holds a claim (claimed, completed, or cancelled after a no-show), by game start, each with its game, official and payment. Needs leagueId (from refdesk_list_leagues). Errors: league_not_found: unknown or out-of-scope leagueId; call refdesk_list_leagues.',
     annotations: READ,
-    method: 'GET',
-    path: '/leagues/{leagueId}/assignments',
-    params: LeagueParams,
-    output: z.array(Assignment),
+    operation: listAssignmentsOperation,
   },
   {
     name: 'assign_position',
@@ -43,11 +39,7 @@ export const assignmentTools: ToolSpec[] = [
         GAME_NOT_FOUND,
     ].join('\n'),
     annotations: WRITE,
-    method: 'POST',
-    path: '/games/{gameId}/assign',
-    params: GameParams,
-    body: AssignBody,
-    output: GameDetail,
+    operation: assignPositionOperation,
   },
   {
     name: 'unassign_position',
@@ -58,16 +50,15 @@ export const assignmentTools: ToolSpec[] = [
       `Errors: positionId_required (send positionId); position_not_found (not a position of this game: see refdesk_get_game); position_not_claimed (nobody holds it); ${GAME_NOT_FOUND}`,
     ].join('\n'),
     annotations: DESTRUCTIVE,
-    method: 'DELETE',
-    path: '/games/{gameId}/assign',
-    params: GameParams,
-    query: UnassignQuery,
-    output: GameDetail,
+    operation: unassignPositionOperation,
     preview: {
       schema: UnassignPreview,
       async build(args, forward) {
         if (typeof args.positionId !== 'string' || args.positionId === '') refuse('positionId_required')
-        const game = await read<GameDetail>(forward, `/games/${segment(args.gameId)}`)
+        const game = await read<GameDetail>(forward, {
+          operation: getGameOperation,
+          params: { gameId: segment(args.gameId) },
+        })
         const position = game.positions.find((p) => p.id === args.positionId) ?? refuse('position_not_found')
         const official =
           (position.status === 'claimed' && position.official) || refuse('position_not_claimed')

@@ -1,16 +1,17 @@
+import {
+  listGamesOperation,
+  upsertGamesOperation,
+  getGameOperation,
+  updateGameOperation,
+  cancelGameOperation,
+} from '../../http/routes/games.js'
 import { z } from 'zod'
 import {
-  Game,
-  GameDetail,
-  GameParams,
   PositionDetail,
-  UpdateGameBody,
-  UpsertGamesBody,
   UpsertGamesEnvelope,
   type Game as GameShape,
   type GameDetail as GameDetailShape,
 } from '../../schemas/games.js'
-import { LeagueParams } from '../../schemas/leagues.js'
 import { parseWith } from '../../schemas/parse.js'
 import { DESTRUCTIVE, NEXT_STEP, READ, WRITE, read, segment, type ToolSpec } from '../tool.js'
 
@@ -48,10 +49,7 @@ export const gameTools: ToolSpec[] = [
     title: 'List a league’s games',
     description: `Lists a league’s games by startsAt ascending, each with its positions (id, label, pay, status). Needs leagueId (from refdesk_list_leagues). Errors: ${LEAGUE_NOT_FOUND}`,
     annotations: READ,
-    method: 'GET',
-    path: '/leagues/{leagueId}/games',
-    params: LeagueParams,
-    output: z.array(Game),
+    operation: listGamesOperation,
   },
   {
     name: 'upsert_games',
@@ -63,17 +61,15 @@ export const gameTools: ToolSpec[] = [
       `Errors: no_games / too_many_games (send 1 to 500 items); invalid_startsAt:<value> (ISO 8601 date-time), invalid_sport, invalid_location, invalid_label, invalid_payDollars, invalid_latitude, invalid_longitude, invalid_externalId, invalid_source (fix that item); source_reserved / source_mismatch (omit source); external_id_conflict (that externalId belongs to a game of another league: use another externalId); ${LEAGUE_NOT_FOUND}`,
     ].join('\n'),
     annotations: { ...DESTRUCTIVE, idempotentHint: true },
-    method: 'POST',
-    path: '/leagues/{leagueId}/games',
-    params: LeagueParams,
-    body: UpsertGamesBody,
-    output: z.object({ created: z.array(Game) }),
+    operation: upsertGamesOperation,
     preview: {
       schema: UpsertGamesPreview,
       async build(args, forward) {
         const { games: items } = parseWith(UpsertGamesEnvelope, { source: args.source, games: args.games })
-        const leagueId = segment(args.leagueId)
-        const existing = await read<GameShape[]>(forward, `/leagues/${leagueId}/games`)
+        const existing = await read<GameShape[]>(forward, {
+          operation: listGamesOperation,
+          params: { leagueId: segment(args.leagueId) },
+        })
         const byExternalId = new Map(existing.filter((g) => g.externalId).map((g) => [g.externalId, g]))
         const preview: z.infer<typeof UpsertGamesPreview> = {
           leagueId: String(args.leagueId),
@@ -97,10 +93,7 @@ export const gameTools: ToolSpec[] = [
     title: 'Get a game',
     description: `Returns one game with each position’s official and payment. Needs gameId (from refdesk_list_games or refdesk_get_league). Errors: ${GAME_NOT_FOUND}`,
     annotations: READ,
-    method: 'GET',
-    path: '/games/{gameId}',
-    params: GameParams,
-    output: GameDetail,
+    operation: getGameOperation,
   },
   {
     name: 'update_game',
@@ -110,11 +103,7 @@ export const gameTools: ToolSpec[] = [
       `Errors: status_not_updatable (drop status); invalid_startsAt:<value>, invalid_sport, invalid_location (fix the argument); ${GAME_NOT_FOUND}`,
     ].join('\n'),
     annotations: WRITE,
-    method: 'PATCH',
-    path: '/games/{gameId}',
-    params: GameParams,
-    body: UpdateGameBody,
-    output: Game,
+    operation: updateGameOperation,
   },
   {
     name: 'cancel_game',
@@ -125,14 +114,14 @@ export const gameTools: ToolSpec[] = [
       `Errors: ${GAME_NOT_FOUND}`,
     ].join('\n'),
     annotations: DESTRUCTIVE,
-    method: 'DELETE',
-    path: '/games/{gameId}',
-    params: GameParams,
-    output: GameDetail,
+    operation: cancelGameOperation,
     preview: {
       schema: CancelGamePreview,
       async build(args, forward) {
-        const game = await read<GameDetailShape>(forward, `/games/${segment(args.gameId)}`)
+        const game = await read<GameDetailShape>(forward, {
+          operation: getGameOperation,
+          params: { gameId: segment(args.gameId) },
+        })
         const alreadyCancelled = game.status === 'cancelled'
         const cancels = (status: string) => !alreadyCancelled && status === 'open'
         return {

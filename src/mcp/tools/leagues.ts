@@ -1,12 +1,9 @@
-import { z } from 'zod'
 import {
-  League,
-  LeagueDetail,
-  LeagueListItem,
-  LeagueParams,
-  UpdateLeagueBody,
-  UpsertLeagueBody,
-} from '../../schemas/leagues.js'
+  listLeaguesOperation,
+  upsertLeagueOperation,
+  getLeagueOperation,
+  updateLeagueOperation,
+} from '../../http/routes/leagues.js'
 import { READ, UPSERT, WRITE, type ToolSpec } from '../tool.js'
 
 const NOT_FOUND =
@@ -19,9 +16,7 @@ export const leagueTools: ToolSpec[] = [
     description:
       'Lists every league this key can see, newest first, with gameCount and memberCount. Start here: it gives the leagueId every other league tool needs. Takes no arguments.',
     annotations: READ,
-    method: 'GET',
-    path: '/leagues',
-    output: z.array(LeagueListItem),
+    operation: listLeaguesOperation,
   },
   {
     name: 'upsert_league',
@@ -31,20 +26,14 @@ export const leagueTools: ToolSpec[] = [
       'Errors: name_required (give a non-empty name); invalid_name, invalid_currency (3-letter ISO 4217 code), invalid_externalId, invalid_source (fix the argument); source_reserved / source_mismatch (omit source, or send this key’s own source).',
     ].join('\n'),
     annotations: UPSERT,
-    method: 'POST',
-    path: '/leagues',
-    body: UpsertLeagueBody,
-    output: League,
+    operation: upsertLeagueOperation,
   },
   {
     name: 'get_league',
     title: 'Get a league',
     description: `Returns one league with its games (by startsAt, each with positions) and its officials. Needs leagueId (from refdesk_list_leagues). Errors: ${NOT_FOUND}`,
     annotations: READ,
-    method: 'GET',
-    path: '/leagues/{leagueId}',
-    params: LeagueParams,
-    output: LeagueDetail,
+    operation: getLeagueOperation,
   },
   {
     name: 'update_league',
@@ -54,10 +43,6 @@ export const leagueTools: ToolSpec[] = [
       `Errors: name_required / invalid_name (give a non-empty string), invalid_currency (3-letter ISO 4217 code), ${NOT_FOUND}`,
     ].join('\n'),
     annotations: WRITE,
-    method: 'PATCH',
-    path: '/leagues/{leagueId}',
-    params: LeagueParams,
-    body: UpdateLeagueBody,
-    output: League,
+    operation: updateLeagueOperation,
   },
 ]

@@ -1,7 +1,12 @@
+import { listAssignmentsOperation } from '../../http/routes/assignments.js'
+import {
+  listOfficialsOperation,
+  removeOfficialOperation,
+  upsertOfficialOperation,
+} from '../../http/routes/officials.js'
 import { z } from 'zod'
 import type { Assignment } from '../../schemas/games.js'
-import { LeagueParams } from '../../schemas/leagues.js'
-import { Official, OfficialParams, UpsertOfficialBody } from '../../schemas/officials.js'
+import { Official } from '../../schemas/officials.js'
 import { DESTRUCTIVE, NEXT_STEP, READ, UPSERT, read, refuse, segment, type ToolSpec } from '../tool.js'
 
 const LEAGUE_NOT_FOUND =
@@ -27,10 +32,7 @@ export const officialTools: ToolSpec[] = [
     title: 'List a league’s officials',
     description: `Lists a league’s officials in every membership status (pending, approved, denied), oldest first; their userId is what refdesk_assign_position and refdesk_remove_official take. Needs leagueId (from refdesk_list_leagues). Errors: ${LEAGUE_NOT_FOUND}`,
     annotations: READ,
-    method: 'GET',
-    path: '/leagues/{leagueId}/officials',
-    params: LeagueParams,
-    output: z.array(Official),
+    operation: listOfficialsOperation,
   },
   {
     name: 'upsert_official',
@@ -40,11 +42,7 @@ export const officialTools: ToolSpec[] = [
       `Errors: externalId_required (send your stable id for the person); invalid_externalId, invalid_email, invalid_name, invalid_source (fix the argument); source_reserved / source_mismatch (omit source); user_is_organizer (that person organizes the league and cannot also officiate it); ${LEAGUE_NOT_FOUND}`,
     ].join('\n'),
     annotations: UPSERT,
-    method: 'POST',
-    path: '/leagues/{leagueId}/officials',
-    params: LeagueParams,
-    body: UpsertOfficialBody,
-    output: Official,
+    operation: upsertOfficialOperation,
   },
   {
     name: 'remove_official',
@@ -55,17 +53,14 @@ export const officialTools: ToolSpec[] = [
       `Errors: not_a_member (that userId is not in the league: check refdesk_list_officials); not_an_official (that user is the league’s organizer); ${LEAGUE_NOT_FOUND}`,
     ].join('\n'),
     annotations: DESTRUCTIVE,
-    method: 'DELETE',
-    path: '/leagues/{leagueId}/officials/{userId}',
-    params: OfficialParams,
-    output: z.object({ removed: z.literal(true) }),
+    operation: removeOfficialOperation,
     preview: {
       schema: RemoveOfficialPreview,
       async build(args, forward) {
-        const leagueId = segment(args.leagueId)
-        const officials = await read<Official[]>(forward, `/leagues/${leagueId}/officials`)
+        const params = { leagueId: segment(args.leagueId) }
+        const officials = await read<Official[]>(forward, { operation: listOfficialsOperation, params })
         const official = officials.find((o) => o.userId === args.userId) ?? refuse('not_a_member')
-        const assignments = await read<Assignment[]>(forward, `/leagues/${leagueId}/assignments`)
+        const assignments = await read<Assignment[]>(forward, { operation: listAssignmentsOperation, params })
         return {
           official,
           positionsReleased: assignments

@@ -1,6 +1,4 @@
-import { z } from 'zod'
-import { LeagueParams } from '../../schemas/leagues.js'
-import { Payment } from '../../schemas/payments.js'
+import { listPaymentsOperation } from '../../http/routes/payments.js'
 import { READ, type ToolSpec } from '../tool.js'
 
 export const paymentTools: ToolSpec[] = [
@@ -10,9 +8,6 @@ export const paymentTools: ToolSpec[] = [
     description:
       'The league’s payout ledger, newest first: one payment per worked position, amounts in cents and dollars. Read-only; payments are created and settled in the RefDesk app. Needs leagueId (from refdesk_list_leagues). Errors: league_not_found: unknown or out-of-scope leagueId; call refdesk_list_leagues.',
     annotations: READ,
-    method: 'GET',
-    path: '/leagues/{leagueId}/payments',
-    params: LeagueParams,
-    output: z.array(Payment),
+    operation: listPaymentsOperation,
   },
 ]

@@ -1,14 +1,13 @@
-import { z } from 'zod'
 import {
-  CreatedWebhookEndpoint,
-  CreateWebhookBody,
-  DeliveriesQuery,
-  Delivery,
-  MAX_DELIVERIES_LIMIT,
-  WebhookEndpoint,
-  WebhookParams,
-} from '../../schemas/webhooks.js'
-import { DESTRUCTIVE, NEXT_STEP, READ, WRITE, read, refuse, segment, type ToolSpec } from '../tool.js'
+  listWebhooksOperation,
+  createWebhookOperation,
+  deleteWebhookOperation,
+  listWebhookDeliveriesOperation,
+} from '../../http/routes/webhooks.js'
+import { z } from 'zod'
+import type { Delivery } from '../../schemas/webhooks.js'
+import { MAX_DELIVERIES_LIMIT, WebhookEndpoint } from '../../schemas/webhooks.js'
+import { DESTRUCTIVE, NEXT_STEP, READ, WRITE, read, refuse, type ToolSpec } from '../tool.js'
 
 const ENDPOINT_NOT_FOUND =
   'endpoint_not_found: unknown webhookId, or one registered by another source; call refdesk_list_webhooks for valid ids.'
@@ -31,9 +30,7 @@ export const webhookTools: ToolSpec[] = [
     description:
       'Lists the webhook endpoints registered by this key’s source, newest first (the secret is never shown again). Takes no arguments.',
     annotations: READ,
-    method: 'GET',
-    path: '/webhooks',
-    output: z.array(WebhookEndpoint),
+    operation: listWebhooksOperation,
   },
   {
     name: 'create_webhook',
@@ -43,10 +40,7 @@ export const webhookTools: ToolSpec[] = [
       'Errors: https_url_required (send an https:// URL); invalid_url, invalid_events, invalid_source (fix the argument); unknown_event:<name> (use names from the API index’s webhookEvents); source_reserved / source_mismatch (omit source).',
     ].join('\n'),
     annotations: WRITE,
-    method: 'POST',
-    path: '/webhooks',
-    body: CreateWebhookBody,
-    output: CreatedWebhookEndpoint,
+    operation: createWebhookOperation,
   },
   {
     name: 'delete_webhook',
@@ -57,19 +51,17 @@ export const webhookTools: ToolSpec[] = [
       `Errors: ${ENDPOINT_NOT_FOUND}`,
     ].join('\n'),
     annotations: DESTRUCTIVE,
-    method: 'DELETE',
-    path: '/webhooks/{webhookId}',
-    params: WebhookParams,
-    output: z.object({ deleted: z.literal(true) }),
+    operation: deleteWebhookOperation,
     preview: {
       schema: DeleteWebhookPreview,
       async build(args, forward) {
-        const endpoints = await read<WebhookEndpoint[]>(forward, '/webhooks')
+        const endpoints = await read<WebhookEndpoint[]>(forward, { operation: listWebhooksOperation })
         const endpoint = endpoints.find((e) => e.id === args.webhookId) ?? refuse('endpoint_not_found')
-        const deliveries = await read<Delivery[]>(
-          forward,
-          `/webhooks/${segment(endpoint.id)}/deliveries?limit=${MAX_DELIVERIES_LIMIT}`,
-        )
+        const deliveries = await read<Delivery[]>(forward, {
+          operation: listWebhookDeliveriesOperation,
+          params: { webhookId: endpoint.id },
+          query: { limit: String(MAX_DELIVERIES_LIMIT) },
+        })
         return { endpoint, deliveries: deliveries.length, next: NEXT_STEP }
       },
     },
@@ -79,10 +71,6 @@ export const webhookTools: ToolSpec[] = [
     title: 'List an endpoint’s deliveries',
     description: `Lists the latest deliveries to a webhook endpoint, newest first, with status, attempts and the last error (limit: default 50, at most ${MAX_DELIVERIES_LIMIT}). Needs webhookId (from refdesk_list_webhooks). Errors: invalid_limit (an integer from 1 to ${MAX_DELIVERIES_LIMIT}); ${ENDPOINT_NOT_FOUND}`,
     annotations: READ,
-    method: 'GET',
-    path: '/webhooks/{webhookId}/deliveries',
-    params: WebhookParams,
-    query: DeliveriesQuery,
-    output: z.array(Delivery),
+    operation: listWebhookDeliveriesOperation,
   },
 ]
