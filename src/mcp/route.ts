@@ -1,13 +1,15 @@
 // POST {base_url}/mcp: MCP over Streamable HTTP, stateless. It sits inside the /api/v1 plugin, so the
 // key is checked (401 {"error":"unauthorized"}) and the body capped (1 MiB, body_too_large) before any
-// MCP handling, and tools run REST operations for that authenticated caller. Each request gets its own
-// SDK server and transport, so any process can answer any call.
+// MCP handling, and tools run REST operations for that authenticated caller. A plain tools/call is
+// answered straight away; anything else gets its own SDK server and transport. Nothing outlives the
+// request, so any process can answer any call.
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { Deps } from '../domain/deps.js'
 import { ApiError } from '../domain/errors.js'
 import { inProcessForward } from './forward.js'
-import { createMcpServer } from './server.js'
+import { answerToolCall, createMcpServer } from './server.js'
 
 export interface McpRouteOptions {
   deps: Deps
@@ -60,6 +62,12 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (v1, options
       if (normalized === undefined || !allowed.has(normalized)) throw new ApiError('origin_not_allowed')
     }
     const forward = inProcessForward(options.deps, request.caller, request.log)
+    // A protocol version the SDK does not support is its to refuse.
+    const version = request.headers['mcp-protocol-version']
+    if (typeof version !== 'string' || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      const answer = answerToolCall(request.body, forward)
+      if (answer) return answer
+    }
     const server = createMcpServer(forward)
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -1,15 +1,18 @@
 // The MCP server: 20 tools, each one REST operation. Arguments go to REST as the agent sent them (REST
 // validates and answers with its own error codes); a REST error is an `isError` result whose text is the
-// REST body, unchanged. A server is cheap and holds no state, so each HTTP request gets its own.
+// REST body, unchanged. A server holds no state, so each HTTP request that needs one gets its own; a
+// plain tools/call, the request agents send most, is answered without one (`answerToolCall`).
 import { readFileSync } from 'node:fs'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import {
   CallToolRequestSchema,
   ErrorCode,
+  JSONRPCRequestSchema,
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type JSONRPCResponse,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
@@ -114,6 +117,30 @@ export function createMcpServer(forward: Forward): Server {
   return server
 }
 
+/**
+ * The answer to a single JSON-RPC tools/call of a known tool, exactly as a Server would send it (its
+ * request and result checks, its response shape), without building one: the Server's own per-request work
+ * cost more than the REST call the tool makes. Anything else (initialize, tools/list, notifications,
+ * batches, unknown tools, malformed or task-augmented calls) is undefined, for a Server to answer.
+ */
+export function answerToolCall(message: unknown, forward: Forward): Promise<JSONRPCResponse> | undefined {
+  const request = JSONRPCRequestSchema.safeParse(message)
+  if (!request.success || request.data.method !== 'tools/call') return undefined
+  const call = CallToolRequestSchema.safeParse(request.data)
+  if (!call.success || call.data.params.task !== undefined) return undefined
+  const spec = BY_NAME.get(call.data.params.name)
+  if (!spec) return undefined
+  const { id } = request.data
+  return callTool(spec, call.data.params.arguments ?? {}, forward).then(
+    (result) => ({ result, jsonrpc: '2.0' as const, id }),
+    (error: Error) => ({
+      jsonrpc: '2.0' as const,
+      id,
+      error: { code: ErrorCode.InternalError, message: error.message ?? 'Internal error' },
+    }),
+  )
+}
+
 async function callTool(spec: ToolSpec, args: Args, forward: Forward): Promise<CallToolResult> {
   try {
     if (spec.preview && args.confirm !== true)
@@ -151,6 +178,7 @@ function success(structured: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured }
 }
 
+// Keys in the order the SDK's result schema writes them, so both ways of answering send the same bytes.
 function failure(body: unknown): CallToolResult {
   return {
     content: [{ type: 'text', text: typeof body === 'string' ? body : JSON.stringify(body) }],

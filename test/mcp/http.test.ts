@@ -65,6 +65,38 @@ describe('MCP over HTTP', () => {
     expect(res.json().result.structuredContent).toEqual({ data: [] })
   })
 
+  it('answers a tools/call as it answers any other request: status, content type, JSON-RPC envelope', async () => {
+    const p = await t.partner()
+    const auth = { authorization: `Bearer ${p.key}`, 'mcp-protocol-version': '2025-06-18' }
+    const toolCall = {
+      jsonrpc: '2.0',
+      id: 'c',
+      method: 'tools/call',
+      params: { name: 'refdesk_list_leagues' },
+    }
+    const direct = await post(auth, toolCall)
+    // A batch always goes through the SDK's transport and server, which answers a batch of one alone.
+    const bySdk = await post(auth, [toolCall])
+    expect(direct.statusCode).toBe(bySdk.statusCode)
+    expect(direct.headers['content-type']).toBe(bySdk.headers['content-type'])
+    expect(direct.body).toBe(bySdk.body)
+    expect(direct.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'c',
+      result: { structuredContent: { data: [] } },
+    })
+  })
+
+  it('leaves a protocol version it does not support to the SDK, which refuses it', async () => {
+    const p = await t.partner()
+    const res = await post(
+      { authorization: `Bearer ${p.key}`, 'mcp-protocol-version': '1999-01-01' },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'refdesk_list_leagues' } },
+    )
+    expect(res.statusCode).toBe(400)
+    expect(res.json().error.message).toMatch(/Unsupported protocol version/)
+  })
+
   it.each([
     ['no header', {}],
     ['a malformed header', { authorization: 'Basic abc' }],
