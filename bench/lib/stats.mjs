@@ -16,7 +16,8 @@ export const summary = (values) => ({
   rounds: values,
 })
 
-const round = (n) => (Math.abs(n) >= 100 ? Math.round(n) : +n.toFixed(2))
+// Three significant digits below 100, so a 0.085 ms call is not printed as 0.09.
+const round = (n) => (Math.abs(n) >= 100 ? Math.round(n) : +n.toPrecision(3))
 
 /**
  * One scenario/metric row. `value` and `baseline` are round summaries; `check(ratio, value)` decides
