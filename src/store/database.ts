@@ -143,12 +143,18 @@ function openPostgres(url: string): Database {
   // the pool and replaced on next use; unlistened, its 'error' event would crash the process.
   pool.on('error', (error) => process.emitWarning(`idle PostgreSQL connection lost: ${error.message}`))
   const db = new Kysely<Db>({ dialect: new PostgresDialect({ pool }) })
-  const names = new Map<string, string>()
+  // Rows come as arrays and are built by one compiled literal per statement, as on SQLite: pg would build
+  // each row object by copying a template and setting every field by name.
+  const statements = new Map<string, { name: string; toRow?: (row: unknown[]) => Record<string, unknown> }>()
   directReaders.set(db, (query) => {
     if (query.query.kind !== 'SelectQueryNode') return undefined
-    let name = names.get(query.sql)
-    if (name === undefined) names.set(query.sql, (name = `refdesk_${names.size}`))
-    return pool.query({ name, text: query.sql, values: [...query.parameters] }).then((result) => result.rows)
+    let statement = statements.get(query.sql)
+    if (statement === undefined)
+      statements.set(query.sql, (statement = { name: `refdesk_${statements.size}` }))
+    const { name } = statement
+    return pool
+      .query<unknown[]>({ name, text: query.sql, values: [...query.parameters], rowMode: 'array' })
+      .then((result) => result.rows.map((statement.toRow ??= rowBuilder(result.fields.map((f) => f.name)))))
   })
   return handle(db, 'postgres')
 }
