@@ -13,33 +13,26 @@ const ROWS_PER_STATEMENT = 500
 
 /**
  * Inserts `rows` into `table`, `columns` taken from each row in that order. `tail` follows the VALUES
- * list (an ON CONFLICT clause, RETURNING); the rows it returns are collected. Table, column names and
- * tail are the caller's constants, never input.
+ * list (an ON CONFLICT clause). Table, column names and tail are the caller's constants, never input.
  */
-export async function insertRows<C extends string, Out = never>(
+export async function insertRows<C extends string>(
   db: Kysely<Db>,
   table: keyof Db & string,
   columns: readonly C[],
   rows: readonly { readonly [K in C]?: Value }[],
   tail = '',
-): Promise<Out[]> {
-  const out: Out[] = []
+): Promise<void> {
   const postgres = isPostgres(db)
   const head = `insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values `
+  // SQLite's anonymous placeholders make every row's list the same text.
+  const sqliteRow = `(${columns.map(() => '?').join(', ')})`
   for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
     const chunk = rows.slice(start, start + ROWS_PER_STATEMENT)
     const values: Value[] = []
-    const tuples: string[] = []
-    for (const row of chunk) {
-      const cells: string[] = []
-      for (const column of columns) {
-        values.push(row[column] ?? null)
-        cells.push(postgres ? `$${values.length}` : '?')
-      }
-      tuples.push(`(${cells.join(', ')})`)
-    }
-    const result = await db.executeQuery<Out>(CompiledQuery.raw(`${head}${tuples.join(', ')}${tail}`, values))
-    out.push(...result.rows)
+    for (const row of chunk) for (const column of columns) values.push(row[column] ?? null)
+    const lists = postgres
+      ? chunk.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(', ')})`)
+      : chunk.map(() => sqliteRow)
+    await db.executeQuery(CompiledQuery.raw(`${head}${lists.join(', ')}${tail}`, values))
   }
-  return out
 }
