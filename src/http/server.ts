@@ -44,6 +44,16 @@ export interface ServerOptions {
 
 export type App = FastifyInstance
 
+/** Every REST operation but the index, in the order the index and the OpenAPI document list them. */
+export const OPERATIONS = [
+  ...leagueOperations,
+  ...gameOperations,
+  ...officialOperations,
+  ...assignmentOperations,
+  ...paymentOperations,
+  ...webhookOperations,
+]
+
 export async function buildServer(options: ServerOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? false,
@@ -100,14 +110,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       installAuth(v1, options.deps)
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
       await v1.register(indexRoutes, { endpoints })
-      registerOperations(v1, options.deps, [
-        ...leagueOperations,
-        ...gameOperations,
-        ...officialOperations,
-        ...assignmentOperations,
-        ...paymentOperations,
-        ...webhookOperations,
-      ])
+      registerOperations(v1, options.deps, OPERATIONS)
       await v1.register(mcpRoutes, { deps: options.deps, allowedOrigins: options.mcpAllowedOrigins })
     },
     { prefix: API_PREFIX },
