@@ -150,7 +150,6 @@ function planBatch(
   }
   const byExternalId = new Map<string | null, GameState>()
   for (const { seq: _seq, ...game } of existing) byExternalId.set(game.external_id, game)
-  const current = new Map<string, GameState>()
   for (const { item, raw } of items) {
     const known = item.externalId === undefined ? undefined : byExternalId.get(item.externalId)
     if (known && known.league_id !== base.leagueId) {
@@ -159,9 +158,8 @@ function planBatch(
     }
     let state: GameState
     if (known) {
-      if (!current.has(known.id)) plan.existingIds.add(known.id)
-      state = { ...(current.get(known.id) ?? known), ...rewriteOf(item, raw), updated_at: base.at }
-      const writes = plan.inserts.has(state.id) ? plan.inserts : plan.rewrites
+      const writes = plan.inserts.has(known.id) ? plan.inserts : plan.rewrites
+      state = { ...(writes.get(known.id) ?? known), ...rewriteOf(item, raw), updated_at: base.at }
       writes.set(state.id, state)
     } else {
       state = newGameRow(item, base)
@@ -169,10 +167,10 @@ function planBatch(
       plan.inserts.set(state.id, state)
       if (item.externalId !== undefined) byExternalId.set(item.externalId, state)
     }
-    current.set(state.id, state)
     plan.snapshots.push(state)
   }
-  // A game an item changed and a later item changed back is not written either.
+  plan.existingIds = new Set(plan.rewrites.keys())
+  // A game whose fields end as they were (an item changing one back counts) is not written.
   for (const game of existing) {
     const rewritten = plan.rewrites.get(game.id)
     if (rewritten && REWRITABLE.every((field) => rewritten[field] === game[field]))
