@@ -1,11 +1,12 @@
-// `npm run bench [-- --quick] [-- --database postgres://…] [-- --only import,reads]`: every scenario of
+// `npm run bench [-- --quick] [-- --database postgres://…] [-- --only import,reads,app]`: every scenario of
 // docs/performance.md against its baseline measured in the same run. Prints a Markdown table and writes
 // bench/results/latest.json. Needs the compiled service (`npm run bench` builds first).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
-import { isPostgresUrl } from '../dist/database-url.js'
+import { isPostgresUrl } from '../dist/store/database-url.js'
+import { appScenario } from './scenarios/app.mjs'
 import { claimsScenario } from './scenarios/claims.mjs'
 import { growthScenario } from './scenarios/growth.mjs'
 import { importScenario } from './scenarios/import.mjs'
@@ -35,6 +36,7 @@ const sizes = args.quick
       webhooks: { eventsPerRound: 400, latencySamples: 20 },
       growth: { sizes: [100, 1000] },
       mcp: { calls: 100 },
+      app: { requests: 10 },
     }
   : {
       import: { rounds: 2 * ROUNDS },
@@ -43,6 +45,7 @@ const sizes = args.quick
       webhooks: { eventsPerRound: 2000, latencySamples: 60 },
       growth: { sizes: [100, 1000, 10000] },
       mcp: { calls: 500 },
+      app: { requests: 30 },
     }
 const scenarios = {
   import: importScenario,
@@ -51,6 +54,7 @@ const scenarios = {
   webhooks: webhooksScenario,
   growth: growthScenario,
   mcp: mcpScenario,
+  app: appScenario,
 }
 const selected = args.only ? args.only.split(',') : Object.keys(scenarios)
 

@@ -1,23 +1,51 @@
-// Composition root: database → migrations → services → HTTP. close() releases everything in order.
-import type { FastifyServerOptions } from 'fastify'
-import type { Deps } from './domain/deps.js'
+// Composition root: database → migrations → services → transports. The HTTP server gets the partner API
+// and, inside its authenticated /api/v1 scope, the MCP endpoint, and the app at /app; close() releases
+// everything in order.
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
+import type { Registry } from 'prom-client'
+import { appSettings, DEFAULT_MCP_MAX_BATCH } from './config.js'
+import { DEFAULT_LIMITS, type Deps, type Limits } from './domain/deps.js'
 import { simulatedProcessor, type PaymentProcessor } from './domain/payment-processor.js'
+import { buildMetricsServer } from './http/metrics-route.js'
 import { buildServer, type App } from './http/server.js'
+import type { HttpSettings } from './http/settings.js'
+import { mcpRoutes } from './mcp/route.js'
+import { serveStdio } from './mcp/stdio.js'
+import { runtimeRegistry } from './metrics.js'
 import { openDatabase, type Database } from './store/database.js'
+import { APP_PREFIX, webApp, type WebOptions } from './web/plugin.js'
+import { backlog } from './store/deliveries.js'
+import { countUnexpanded } from './store/outbox.js'
+import { hostRefusal, STRICT_POLICY, type AddressPolicy } from './webhooks/address-guard.js'
+
+export type { App }
 
 export interface Runtime {
   readonly database: Database
   readonly deps: Deps
+  /** Migrations this runtime applied when it opened, in order. */
+  readonly migrated: readonly string[]
+  /** Its gauges for /metrics: the delivery backlog and the database pool, read when scraped. */
+  readonly metrics: Registry
   close(): Promise<void>
 }
 
 export async function openRuntime(
   databaseUrl: string,
-  options: { paymentProcessor?: PaymentProcessor; migrate?: boolean } = {},
+  options: {
+    paymentProcessor?: PaymentProcessor
+    migrate?: boolean
+    limits?: Limits
+    /** Which literal webhook addresses registration accepts (REFDESK_WEBHOOK_ALLOW_PRIVATE); strict by default. */
+    webhookPolicy?: AddressPolicy
+    /** Whether a missing SQLite file may be created (default yes; `refdesk keys`, `app` and `worker` say no). */
+    create?: boolean
+  } = {},
 ): Promise<Runtime> {
-  const database = openDatabase(databaseUrl)
+  const database = openDatabase(databaseUrl, { create: options.create ?? true })
+  let migrated: string[] = []
   try {
-    if (options.migrate !== false) await database.migrate()
+    if (options.migrate !== false) migrated = await database.migrate()
   } catch (err) {
     await database.close()
     throw err
@@ -26,10 +54,75 @@ export async function openRuntime(
     db: database.db,
     dialect: database.dialect,
     paymentProcessor: options.paymentProcessor ?? simulatedProcessor(),
+    limits: options.limits ?? DEFAULT_LIMITS,
+    webhookHostRefusal: (hostname) => hostRefusal(hostname, options.webhookPolicy ?? STRICT_POLICY),
   }
-  return { database, deps, close: () => database.close() }
+  const metrics = runtimeRegistry({
+    backlog: () => backlog(database.db),
+    unexpanded: () => countUnexpanded(database.db),
+    pool: () => database.poolStats(),
+  })
+  return { database, deps, migrated, metrics, close: () => database.close() }
 }
 
-export async function buildHttp(runtime: Runtime, logger?: FastifyServerOptions['logger']): Promise<App> {
-  return buildServer({ deps: runtime.deps, ping: () => runtime.database.ping(), logger })
+export interface HttpOptions {
+  /** Browser origins allowed on /api/v1/mcp; none by default. */
+  mcpAllowedOrigins?: readonly string[]
+  /** JSON-RPC messages per MCP batch (older protocol versions only); default DEFAULT_MCP_MAX_BATCH. */
+  mcpMaxBatch?: number
+  /** Time-outs, connection cap and rate limit; default DEFAULT_HTTP_SETTINGS. */
+  http?: HttpSettings
+  /** The app under /app: its settings (default: those of an empty environment), mailer and clock. */
+  web?: Partial<Omit<WebOptions, 'deps'>>
+  /** Where partners reach this server; default http://localhost:3000. */
+  publicUrl?: string
+  /** /metrics: its token, and whether it is served on a port of its own instead (see serveMetrics). */
+  metrics?: { token?: string; port?: number }
+}
+
+/** The partner API with MCP inside /api/v1, health checks, and the app under /app. */
+export async function buildHttp(
+  runtime: Runtime,
+  logger?: FastifyServerOptions['logger'],
+  options: HttpOptions = {},
+): Promise<App> {
+  const app = await buildServer({
+    deps: runtime.deps,
+    ping: () => runtime.database.ping(),
+    logger,
+    publicUrl: options.publicUrl ?? 'http://localhost:3000',
+    ...(options.metrics?.port === undefined && {
+      metrics: { token: options.metrics?.token, runtime: runtime.metrics },
+    }),
+    ...(options.http && { http: options.http }),
+    apiPlugins: [
+      mcpRoutes({
+        deps: runtime.deps,
+        allowedOrigins: options.mcpAllowedOrigins ?? [],
+        maxBatch: options.mcpMaxBatch ?? DEFAULT_MCP_MAX_BATCH,
+      }),
+    ],
+  })
+  await app.register(webApp, {
+    settings: appSettings({}),
+    ...options.web,
+    deps: runtime.deps,
+    prefix: APP_PREFIX,
+  })
+  return app
+}
+
+/** /metrics alone, listening on its own port (REFDESK_METRICS_PORT); the caller closes it. */
+export async function serveMetrics(
+  runtime: Runtime,
+  settings: { token?: string; port: number; host: string },
+): Promise<FastifyInstance> {
+  const server = await buildMetricsServer({ token: settings.token, runtime: runtime.metrics })
+  await server.listen({ port: settings.port, host: settings.host })
+  return server
+}
+
+/** `refdesk mcp --stdio`: the MCP tools for a local client, each call sent to a RefDesk server over HTTP. */
+export function serveMcpOverStdio(baseUrl: string, key: string): Promise<void> {
+  return serveStdio(baseUrl, key)
 }

@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { buildHttp, openRuntime } from '../../dist/app.js'
 import { issueKey } from '../../dist/domain/api-keys.js'
+import { parseAllowPrivate } from '../../dist/webhooks/address-guard.js'
 
 /** A fresh database for one scenario; `drop()` removes it. */
 export async function freshDatabase(databaseUrl, label) {
@@ -129,10 +130,13 @@ export function rawDriver(url) {
   }
 }
 
-/** The compiled service on a fresh database, listening on 127.0.0.1, with one partner key. */
+/**
+ * The compiled service on a fresh database, listening on 127.0.0.1, with one partner key; webhook
+ * endpoints on 127.0.0.1 (the bench's receiver) may be registered.
+ */
 export async function startService(databaseUrl, label) {
   const database = await freshDatabase(databaseUrl, label)
-  const runtime = await openRuntime(database.url)
+  const runtime = await openRuntime(database.url, { webhookPolicy: parseAllowPrivate('127.0.0.0/8') })
   const app = await buildHttp(runtime, false)
   await app.listen({ port: 0, host: '127.0.0.1' })
   const origin = `http://127.0.0.1:${app.server.address().port}`

@@ -69,7 +69,7 @@ export async function webhooksScenario({ databaseUrl, rounds, eventsPerRound, la
   const { deps } = service.runtime
   const ca = fixture('ca.crt')
   const settings = webhookSettings({ ...process.env, REFDESK_WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8' })
-  const dispatcherOptions = { db: deps.db, settings, databaseUrl: service.database.url, ca }
+  const dispatcherOptions = { database: service.runtime.database, settings, ca }
   const running = new Set()
   const dispatch = () => {
     const dispatcher = startDispatcher(dispatcherOptions)

@@ -7,7 +7,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EVENT_NAMES } from '../../src/domain/events.js'
+import { EVENT_NAMES } from '../../src/schemas/events.js'
 import { ERROR_STATUS, SUFFIXED_CODES, isErrorCode } from '../../src/domain/errors.js'
 import type { Partner, TestApp } from '../../test/helpers/app.js'
 import { buildReliabilityApp } from '../lib/app.js'
@@ -17,6 +17,7 @@ import {
   CUID_SHAPED,
   EMAIL,
   HTTPS_URL,
+  ILL_FORMED_STRING,
   boundaryArb,
   unicodeString,
   validArb,
@@ -155,6 +156,26 @@ const MALFORMED = [
 ]
 const NON_OBJECT = ['[]', 'null', '"text"', '12', 'true', '[{"name":"x"}]', '-0', '1e999']
 
+/** Requests whose body carries a string every field must refuse: any success is a defect. */
+const MUST_REFUSE = new Set(['ill-formed', 'over-length'])
+
+/** The string schema of a field (directly, or the string member of a nullable one); enums excluded. */
+function textSchema(schema: JsonSchema): JsonSchema | undefined {
+  const found = schema.anyOf ? schema.anyOf.find((s) => s.type === 'string') : schema
+  return found?.type === 'string' && !found.enum ? found : undefined
+}
+
+/** A value every text field refuses: a lone surrogate, or one unit past its maxLength (if it has one). */
+function refusedTextArb(schema: JsonSchema): fc.Arbitrary<{ kind: string; value: string }> {
+  const lone = ILL_FORMED_STRING.map((value) => ({ kind: 'ill-formed', value }))
+  const max = schema.maxLength
+  if (max === undefined) return lone
+  return fc.oneof(
+    lone,
+    fc.constantFrom('x', 'é', '🏟').map((unit) => ({ kind: 'over-length', value: unit.repeat(max + 1) })),
+  )
+}
+
 /** Inserts a raw `"key":value` pair at the front of a JSON object text. */
 const withRawPair = (objectText: string, pair: string): string =>
   objectText === '{}' ? `{${pair}}` : `{${pair},${objectText.slice(1)}`
@@ -190,6 +211,8 @@ describe('contract fuzzing from the OpenAPI document', () => {
       schemaMismatches: [] as string[],
       uncataloguedCodes: [] as string[],
       codesOutsideOperationList: [] as string[],
+      acceptedInvalidText: [] as string[],
+      invalidTextSent: 0,
     }
     const byOperation = new Map<string, Set<number>>()
     const protoBefore = Object.getOwnPropertyNames(Object.prototype).sort()
@@ -333,6 +356,14 @@ describe('contract fuzzing from the OpenAPI document', () => {
             .tuple(valid, which, value)
             .map(([base, [key], v]) => json(kind)({ ...(base as object), [key]: v }))
         const nestedGames = schema.properties?.games
+        const textFields = fields.flatMap(([key, s]) => {
+          const text = textSchema(s)
+          return text ? [[key, text] as const] : []
+        })
+        const itemTextFields = Object.entries(nestedGames?.items?.properties ?? {}).flatMap(([key, s]) => {
+          const text = textSchema(s)
+          return text ? [[key, text] as const] : []
+        })
         return fc.oneof(
           { weight: 30, arbitrary: valid.map(json('valid')) },
           { weight: 15, arbitrary: boundaryArb(schema, hints).map(json('boundary')) },
@@ -406,6 +437,19 @@ describe('contract fuzzing from the OpenAPI document', () => {
               }),
           },
           { weight: 8, arbitrary: replace('unicode', unicodeString(), stringField) },
+          // One text field (top level or in a game item) ill-formed or over-length, the rest valid.
+          ...textFields.map(([key, text]) => ({
+            weight: Math.max(1, Math.round(8 / textFields.length)),
+            arbitrary: fc
+              .tuple(valid, refusedTextArb(text))
+              .map(([base, { kind, value }]) => json(kind)({ ...(base as object), [key]: value })),
+          })),
+          ...itemTextFields.map(([key, text]) => ({
+            weight: Math.max(1, Math.round(6 / itemTextFields.length)),
+            arbitrary: refusedTextArb(text).map(({ kind, value }) =>
+              json(kind)({ games: [{ startsAt: '2026-05-01T10:00:00Z', [key]: value }] }),
+            ),
+          })),
           {
             weight: 5,
             arbitrary: fc
@@ -563,6 +607,9 @@ describe('contract fuzzing from the OpenAPI document', () => {
       if (status < 300) successes.set(req.op.operationId, (successes.get(req.op.operationId) ?? 0) + 1)
       const note = (list: string[], what: string) => list.push(sample(what, req, status, res.body))
       if (status >= 500) note(tally.serverErrors, '5xx')
+      if (MUST_REFUSE.has(req.kind)) tally.invalidTextSent++
+      if (MUST_REFUSE.has(req.kind) && status < 400)
+        note(tally.acceptedInvalidText, `${req.kind} text accepted`)
       if (!req.op.statuses.includes(String(status))) {
         note(tally.undocumentedStatuses, 'status not documented')
         return { status, json: undefined }
@@ -644,6 +691,18 @@ describe('contract fuzzing from the OpenAPI document', () => {
         '0',
         tally.codesOutsideOperationList.length === 0,
       ],
+      [
+        'requests with a lone-surrogate or over-length string',
+        tally.invalidTextSent,
+        '> 0',
+        tally.invalidTextSent > 0,
+      ],
+      [
+        'lone-surrogate or over-length strings accepted',
+        tally.acceptedInvalidText.length,
+        '0',
+        tally.acceptedInvalidText.length === 0,
+      ],
     ] as const
     for (const [metric, value, target, met] of figures)
       recordFigure({ section: 'fuzz', metric, value, target, met })
@@ -660,6 +719,8 @@ describe('contract fuzzing from the OpenAPI document', () => {
     expect(tally.schemaMismatches.slice(0, 5)).toEqual([])
     expect(tally.uncataloguedCodes.slice(0, 5)).toEqual([])
     expect(tally.codesOutsideOperationList.slice(0, 5)).toEqual([])
+    expect(tally.invalidTextSent).toBeGreaterThan(0)
+    expect(tally.acceptedInvalidText.slice(0, 5)).toEqual([])
     // Every operation was reached, and beyond its 401/400 front door.
     for (const op of ops) {
       const statuses = byOperation.get(op.operationId) ?? new Set()
@@ -711,7 +772,9 @@ describe('hostile inputs the fuzzer found', () => {
     expect(bodyless.map((op) => op.operationId).sort()).toEqual([
       'cancelGame',
       'deleteWebhook',
+      'enableWebhook',
       'removeOfficial',
+      'retryWebhookDelivery',
       'unassignPosition',
     ])
     for (const op of bodyless) {

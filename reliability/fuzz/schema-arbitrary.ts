@@ -43,13 +43,35 @@ const UNICODE = [
   '%00%2e%2e',
 ]
 
+/** Strings that are not well-formed UTF-16: every string field must refuse them (issue 13, item 6). */
+export const LONE_SURROGATES = [
+  '\ud800',
+  '\udfff',
+  '\udbff',
+  '\udc00',
+  'x\ud800y',
+  '\udfff\ud800',
+  // A surrogate pair cut in half, as a byte-counting truncation would leave it.
+  '🏟'.slice(0, 1),
+  'ok🏟'.slice(0, 3),
+]
+
+/** Text every string field stores as sent: no U+0000, no lone surrogate. */
+export const isStorableText = (s: string): boolean => !s.includes('\u0000') && s.isWellFormed()
+
 // Building some arbitraries (strings, URLs, e-mail addresses) is costly: each is built once, here.
 const UNICODE_STRING = fc.oneof(
-  fc.constantFrom(...UNICODE),
+  fc.constantFrom(...UNICODE, ...LONE_SURROGATES),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
 )
 export const unicodeString = (): fc.Arbitrary<string> => UNICODE_STRING
+/** Hostile but storable text: what a valid request may carry. */
+const STORABLE_STRING = UNICODE_STRING.filter(isStorableText)
+/** A lone surrogate somewhere in otherwise ordinary text. */
+export const ILL_FORMED_STRING: fc.Arbitrary<string> = fc
+  .tuple(fc.string({ maxLength: 8 }), fc.constantFrom(...LONE_SURROGATES), fc.string({ maxLength: 8 }))
+  .map(([before, lone, after]) => before + lone + after)
 export const HTTPS_URL = fc.webUrl({ validSchemes: ['https'] })
 export const EMAIL = fc.emailAddress()
 export const CUID_SHAPED = fc.stringMatching(/^[a-z][a-z0-9]{23}$/)
@@ -94,7 +116,7 @@ export function validArb(schema: JsonSchema, hints: FieldHints, name = ''): fc.A
       if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern))
       return fc.oneof(
         fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 30, 30) }),
-        unicodeString().filter(
+        STORABLE_STRING.filter(
           (s) => s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity),
         ),
       )
@@ -147,7 +169,14 @@ export function boundaryArb(schema: JsonSchema, hints: FieldHints, name = ''): f
         schema.maxLength && schema.maxLength + 1,
       ])
       return fc.constantFrom(
-        ...lengths.flatMap((n) => ['a'.repeat(n), 'é'.repeat(n), '🏟'.repeat(Math.ceil(n / 2))]),
+        ...lengths.flatMap((n) => [
+          'a'.repeat(n),
+          'é'.repeat(n),
+          '🏟'.repeat(Math.ceil(n / 2)),
+          // At odd lengths the last pair is cut: a lone high surrogate, exactly on the bound.
+          '🏟'.repeat(n).slice(0, n),
+          ...(n > 0 ? ['a'.repeat(n - 1) + '\udfff'] : []),
+        ]),
       )
     }
     case 'integer':

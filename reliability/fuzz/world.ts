@@ -6,6 +6,7 @@ import { expect } from 'vitest'
 import { simulatedProcessor } from '../../src/domain/payment-processor.js'
 import { completeGame, chargePayment, markNoShow, markPaid } from '../../src/domain/payments.js'
 import { denyOfficial } from '../../src/domain/officials.js'
+import { fanOut } from '../../src/webhooks/fan-out.js'
 import type { Partner, TestApp } from '../../test/helpers/app.js'
 import { rememberSecrets } from '../lib/logs.js'
 
@@ -119,6 +120,8 @@ export async function buildWorld(
     )
     charges.push(payment.id)
   }
+  // Events become deliveries in the dispatcher's fan-out; no dispatcher runs here, so expand them now.
+  while ((await fanOut(t.deps.db)) > 0);
   const deliveries: any[] = await ok(p.get(`/webhooks/${hook.id}/deliveries?limit=200`))
   expect(deliveries.length).toBeGreaterThan(0)
   const allGames = [...games, ...platformGames]

@@ -4,9 +4,9 @@
 // gets exactly the answer B gets for never-existing ids of the same shape; no answer B ever receives
 // carries an A id; A's data is unchanged afterwards; B's receiver gets none of A's events while A's gets them.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { newId } from '../../src/domain/clock.js'
+import { newId } from '../../src/clock.js'
 import { startDispatcher, type Dispatcher } from '../../src/webhooks/dispatcher.js'
-import { testDatabaseUrl, type Partner, type TestApp } from '../../test/helpers/app.js'
+import { type Partner, type TestApp } from '../../test/helpers/app.js'
 import { testSettings } from '../../test/webhooks/dispatch.js'
 import { CA, startReceiver, type Receiver } from '../../test/webhooks/receiver.js'
 import { buildWorld, type World } from '../fuzz/world.js'
@@ -22,6 +22,7 @@ interface Ids {
   userId: string
   positionId: string
   webhookId: string
+  deliveryId: string
   source: string
   leagueExternalId: string
   gameExternalId: string
@@ -143,9 +144,8 @@ describe('source isolation', () => {
     receiverA = await startReceiver()
     receiverB = await startReceiver()
     dispatcher = startDispatcher({
-      db: t.deps.db,
+      database: t.runtime.database,
       settings: testSettings(),
-      databaseUrl: await testDatabaseUrl(),
       ca: CA,
     })
     A = await t.partner()
@@ -179,6 +179,7 @@ describe('source isolation', () => {
     userId: a.userIds[0]!,
     positionId: a.positionIds[0]!,
     webhookId: a.webhookIds[0]!,
+    deliveryId: a.deliveryIds[0]!,
     source: A.source,
     leagueExternalId: a.leagueExternalIds[via === 'rest' ? 0 : 1]!,
     gameExternalId: a.gameExternalIds[via === 'rest' ? 5 : 6]!,
@@ -191,6 +192,7 @@ describe('source isolation', () => {
     userId: newId(),
     positionId: newId(),
     webhookId: newId(),
+    deliveryId: newId(),
     source: `src-${newId().slice(0, 10)}`,
     leagueExternalId: `league-${newId()}`,
     gameExternalId: `game-${newId()}`,
@@ -207,8 +209,10 @@ describe('source isolation', () => {
       userId: b.userIds[0]!, // approved
       positionId: b.positionIds[0]!, // claimed
       webhookId: b.webhookIds[0]!,
+      deliveryId: b.deliveryIds[0]!,
     }
     const game = { startsAt: '2026-09-01T10:00:00Z', sport: 'hockey' }
+    const since = new Date(Date.now() - 3_600_000).toISOString()
     const rest: Record<string, RestProbe[]> = {
       getIndex: [],
       listLeagues: [],
@@ -408,6 +412,51 @@ describe('source isolation', () => {
         {
           name: 'path webhookId',
           request: (i) => ({ method: 'GET', url: `/webhooks/${i.webhookId}/deliveries?limit=200` }),
+        },
+      ],
+      testWebhook: [
+        {
+          name: 'path webhookId',
+          request: (i) => ({
+            method: 'POST',
+            url: `/webhooks/${i.webhookId}/test`,
+            body: { event: 'game.created' },
+          }),
+        },
+      ],
+      retryWebhookDelivery: [
+        {
+          name: 'path webhookId',
+          request: (i) => ({
+            method: 'POST',
+            url: `/webhooks/${i.webhookId}/deliveries/${own.deliveryId}/retry`,
+          }),
+        },
+        {
+          name: 'path deliveryId',
+          request: (i) => ({
+            method: 'POST',
+            url: `/webhooks/${own.webhookId}/deliveries/${i.deliveryId}/retry`,
+          }),
+        },
+        {
+          name: 'path webhookId and deliveryId',
+          request: (i) => ({
+            method: 'POST',
+            url: `/webhooks/${i.webhookId}/deliveries/${i.deliveryId}/retry`,
+          }),
+        },
+      ],
+      recoverWebhook: [
+        {
+          name: 'path webhookId',
+          request: (i) => ({ method: 'POST', url: `/webhooks/${i.webhookId}/recover`, body: { since } }),
+        },
+      ],
+      enableWebhook: [
+        {
+          name: 'path webhookId',
+          request: (i) => ({ method: 'POST', url: `/webhooks/${i.webhookId}/enable` }),
         },
       ],
     }

@@ -5,7 +5,7 @@ import { appendFileSync, createWriteStream, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyServerOptions } from 'fastify'
-import { loggerOptions } from '../../src/http/logger.js'
+import { loggerOptions } from '../../src/logger.js'
 
 const logDir = (): string => {
   const dir = process.env.RELIABILITY_LOG_DIR ?? join(tmpdir(), 'refdesk-reliability-logs')

@@ -190,12 +190,19 @@ export class SpecModel {
     if (name === '') return refuse(400, 'name_required')
     if (input.source === 'reserved') return refuse(400, 'source_reserved')
     if (input.source === 'foreign') return refuse(400, 'source_mismatch')
+    const league = this.leagues.get(key)
+    // A re-post keeps what it omits (docs/decisions.md); a new league defaults to offline, usd.
+    const paymentMode: PaymentMode =
+      input.paymentMode === undefined
+        ? (league?.paymentMode ?? 'offline')
+        : input.paymentMode === 'platform'
+          ? 'platform'
+          : 'offline'
     const fields = {
       name,
-      paymentMode: input.paymentMode === 'platform' ? ('platform' as const) : ('offline' as const),
-      currency: (input.currency ?? 'usd').toLowerCase(),
+      paymentMode,
+      currency: input.currency?.toLowerCase() ?? league?.currency ?? 'usd',
     }
-    const league = this.leagues.get(key)
     if (league) Object.assign(league, fields)
     else this.leagues.set(key, { key, seq: this.next(), ...fields, officials: new Map() })
     // League create and update emit no webhook.

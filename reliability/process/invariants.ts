@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
+import { openDatabase } from '../../src/store/database.js'
 import { cloneTemplate } from '../../test/helpers/pg.js'
 
 export interface Invariants {
@@ -52,6 +53,10 @@ export async function openCheckedDatabase(): Promise<CheckedDatabase> {
 async function openSqlite(): Promise<CheckedDatabase> {
   const dir = await mkdtemp(join(tmpdir(), 'refdesk-crash-'))
   const path = join(dir, 'refdesk.sqlite')
+  // Migrated first, as an operator does: `refdesk keys` refuses to create a database.
+  const created = openDatabase(`file:${path}`)
+  await created.migrate()
+  await created.close()
   const queries = relationQueries(`json_extract(data, '$.id')`)
   return {
     url: `file:${path}`,

@@ -48,7 +48,11 @@ describe('3 serve and 2 worker processes on one PostgreSQL database', () => {
     await client.connect()
     receiver = await startSlowReceiver()
     key = await issueKeyByBin(url, `multi-${process.pid}`)
-    servers = await Promise.all([0, 1, 2].map(() => startServe(url, { worker: false })))
+    servers = await Promise.all(
+      [0, 1, 2].map(() =>
+        startServe(url, { worker: false, env: { REFDESK_WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8' } }),
+      ),
+    )
     workers = await Promise.all([0, 1].map(() => startWorker(url, WORKER_ENV)))
     const endpoint = await api(0, 'POST', '/webhooks', { url: receiver.url })
     expect(endpoint.status).toBe(201)

@@ -19,7 +19,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { buildHttp, openRuntime, type Runtime } from '../../src/app.js'
 import { issueKey } from '../../src/domain/api-keys.js'
 import type { App } from '../../src/http/server.js'
-import { clientFor, isPostgres, testDatabaseUrl, uniqueSource, type Client } from '../../test/helpers/app.js'
+import {
+  clientFor,
+  isPostgres,
+  TEST_WEBHOOK_POLICY,
+  testDatabaseUrl,
+  uniqueSource,
+  type Client,
+} from '../../test/helpers/app.js'
 import { recordFigure } from '../lib/figures.js'
 import { DEBUG_ENV, debugLogger, logFile, rememberSecrets } from '../lib/logs.js'
 import { CA_PATH, startFaultReceiver, type Fault, type FaultReceiver } from './fault-receiver.js'
@@ -359,7 +366,7 @@ describe('webhook faults against a refdesk worker', () => {
       sqliteFile = join(dir, 'refdesk.sqlite')
       url = `file:${sqliteFile}`
     }
-    runtime = await openRuntime(url)
+    runtime = await openRuntime(url, { webhookPolicy: TEST_WEBHOOK_POLICY })
     app = await buildHttp(runtime, debugLogger('webhook-faults-api'))
     await app.ready()
     trap = await startFaultReceiver(() => ({ kind: 'status', status: 204 }))

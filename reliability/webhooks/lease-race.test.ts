@@ -5,10 +5,10 @@
 // which is the same state a lagging commit produces with the default lease, made deterministic.
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { WebhookSettings } from '../../src/config.js'
+import type { WebhookSettings } from '../../src/webhooks/settings.js'
 import { parseAllowPrivate } from '../../src/webhooks/address-guard.js'
 import { startDispatcher, type Dispatcher } from '../../src/webhooks/dispatcher.js'
-import { testDatabaseUrl, type TestApp } from '../../test/helpers/app.js'
+import { type TestApp } from '../../test/helpers/app.js'
 import { CA } from '../../test/webhooks/receiver.js'
 import { buildReliabilityApp } from '../lib/app.js'
 import { recordFigure } from '../lib/figures.js'
@@ -51,9 +51,8 @@ describe('an attempt that outlives its lease', () => {
       pollIntervalMs: 50,
     }
     dispatcher = startDispatcher({
-      db: t.deps.db,
+      database: t.runtime.database,
       settings,
-      databaseUrl: await testDatabaseUrl(),
       ca: CA,
       leaseMs: 600,
     })

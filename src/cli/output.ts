@@ -1,9 +1,8 @@
 // What the CLI prints. Records go to stdout as JSON; failures go to stderr and set exit code 1. A domain
 // refusal prints the same `{"error":"<code>"}` body the API would answer, so scripts can branch on it.
-import { ConfigError } from '../config.js'
+import { ConfigError, logLevelFrom } from '../config.js'
 import { KeyCommandError } from '../domain/api-keys.js'
 import { ApiError } from '../domain/errors.js'
-import { isPostgresUrl } from '../database-url.js'
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
@@ -27,15 +26,7 @@ export function reportFailure(error: unknown): void {
 /** The message and its causes (a failed migration wraps ECONNREFUSED); stack traces at LOG_LEVEL=debug. */
 function explain(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
-  const verbose = ['debug', 'trace'].includes(process.env.LOG_LEVEL ?? '')
+  const verbose = ['debug', 'trace'].includes(logLevelFrom())
   const text = verbose ? (error.stack ?? error.message) : error.message
   return error.cause === undefined ? text : `${text}\n  caused by: ${explain(error.cause)}`
-}
-
-/** A database URL fit for a log or a terminal: a PostgreSQL password is masked. */
-export function describeDatabase(url: string): string {
-  if (!isPostgresUrl(url)) return url
-  const parsed = new URL(url)
-  if (parsed.password !== '') parsed.password = '***'
-  return parsed.toString()
 }

@@ -15,10 +15,9 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 const EPILOGUE = `
 Environment:
   DATABASE_URL  database when --database is not given (file:PATH or postgres://…)
-  PORT, HOST    serve's listen address when --port / --host are not given
-  LOG_LEVEL     serve's log level: fatal, error, warn, info (default), debug, trace
+  LOG_LEVEL     log level: fatal, error, warn, info (default), debug, trace
                 (debug or trace also print stack traces when a command fails)
-  REFDESK_WEBHOOK_*  webhook delivery settings (see \`refdesk worker --help\`)
+  Every setting, REFDESK_* included: \`refdesk serve --help\` (\`refdesk worker --help\` for workers)
 
 Examples:
   refdesk migrate --database file:/var/lib/refdesk/refdesk.sqlite
@@ -35,8 +34,9 @@ export function buildProgram(): Command {
     .version(version)
     .description(
       'RefDesk: the sports-officiating scheduling service (Partner API v1).\n\n' +
-        'Every command that touches data takes --database URL: file:PATH for embedded SQLite (created on ' +
-        'first use) or postgres://user:pass@host/db. It overrides $DATABASE_URL; the default is ' +
+        'Every command that touches data takes --database URL: file:PATH for embedded SQLite (created by ' +
+        'serve or migrate; the other commands refuse a file that does not exist) or ' +
+        'postgres://user:pass@host/db. It overrides $DATABASE_URL; the default is ' +
         'file:./data/refdesk.sqlite, relative to the working directory.',
     )
     .addHelpText('after', EPILOGUE)

@@ -12,16 +12,21 @@ export interface DatabaseFlags {
 export function databaseOption(): Option {
   return new Option(
     '--database <url>',
-    `file:PATH (SQLite, created if missing) or postgres://user:pass@host/db (default: $DATABASE_URL, else ${DEFAULT_DATABASE_URL})`,
+    `file:PATH (SQLite; serve and migrate create it if missing) or postgres://user:pass@host/db (default: $DATABASE_URL, else ${DEFAULT_DATABASE_URL})`,
   )
 }
 
+/**
+ * Opens the database for one command. Only `migrate` passes `create`: any other command pointed at a
+ * SQLite file that does not exist (run from another directory, a typo) fails naming the path, instead of
+ * starting an empty database whose keys the running server never sees.
+ */
 export async function withRuntime<T>(
   flags: DatabaseFlags,
   run: (runtime: Runtime) => Promise<T>,
-  options: { paymentProcessor?: PaymentProcessor } = {},
+  options: { paymentProcessor?: PaymentProcessor; create?: boolean } = {},
 ): Promise<T> {
-  const runtime = await openRuntime(databaseUrlFrom(process.env, flags), options)
+  const runtime = await openRuntime(databaseUrlFrom(flags), { ...options, create: options.create ?? false })
   try {
     return await run(runtime)
   } finally {

@@ -1,14 +1,18 @@
-// Partner API keys: `key_` + 48 hex, stored only as SHA-256, shown once at issuance.
+// Partner API keys: `key_` + 48 hex, stored only as SHA-256, shown once at issuance. What stays readable
+// is the prefix (`key_` and the next 8 characters: enough to tell keys apart, far too few to guess one)
+// and when the key was last used.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as apiKeys from '../store/api-keys.js'
 import * as leagues from '../store/leagues.js'
 import * as users from '../store/users.js'
 import { APP_CALLER, RESERVED_SOURCE, type PartnerCaller } from './caller.js'
-import { newId, nowIso } from './clock.js'
+import { newId, nowIso } from '../clock.js'
 import type { Deps } from './deps.js'
 import { MAX_SOURCE_LENGTH } from '../schemas/common.js'
 
-const BEARER = /^Bearer (key_[0-9a-f]{48})$/
+// The scheme is case-insensitive (RFC 9110 §11.1), and one or more spaces may follow it (RFC 6750); the key
+// itself is exact.
+const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] +(key_[0-9a-f]{48})$/
 
 export class KeyCommandError extends Error {}
 
@@ -22,13 +26,26 @@ export interface IssuedKey {
 
 export interface KeySummary {
   id: string
+  /** `key_` and the first 8 characters after it; null for keys issued before prefixes were kept. */
+  prefix: string | null
   source: string
   name: string
   organizerId: string
   createdAt: string
+  /** To the minute: see LAST_USED_RESOLUTION_MS. */
+  lastUsedAt: string | null
   revokedAt: string | null
   grantedLeagueIds: string[]
 }
+
+const PREFIX_LENGTH = 8
+
+/**
+ * Last use is written at most once a minute per key: a write on every request would double the writes
+ * of a read-heavy partner and serialize them on SQLite's one writer, for a figure an operator reads to
+ * the day.
+ */
+export const LAST_USED_RESOLUTION_MS = 60_000
 
 const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex')
 
@@ -67,6 +84,8 @@ export async function issueKey(
       organizer_id: organizer.id,
       created_at: at,
       revoked_at: null,
+      prefix: key.slice('key_'.length, 'key_'.length + PREFIX_LENGTH),
+      last_used_at: null,
     })
     return { id: row.id, source: row.source, name: row.name, organizerId: organizer.id, key }
   })
@@ -83,6 +102,7 @@ export async function authenticate(
   const row = await apiKeys.findKeyByHash(deps.db, hash)
   if (!row || row.revoked_at !== null) return undefined
   if (!timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined
+  await noteUse(deps, row)
   return {
     kind: 'partner',
     keyId: row.id,
@@ -92,14 +112,28 @@ export async function authenticate(
   }
 }
 
+async function noteUse(deps: Deps, row: { id: string; last_used_at: string | null }): Promise<void> {
+  const now = Date.now()
+  if (row.last_used_at !== null && now - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return
+  const at = new Date(now)
+  await apiKeys.noteUse(
+    deps.db,
+    row.id,
+    at.toISOString(),
+    new Date(now - LAST_USED_RESOLUTION_MS).toISOString(),
+  )
+}
+
 export async function listKeys(deps: Deps): Promise<KeySummary[]> {
   const [rows, grants] = await Promise.all([apiKeys.listKeys(deps.db), apiKeys.listGrants(deps.db)])
   return rows.map((r) => ({
     id: r.id,
+    prefix: r.prefix === null ? null : `key_${r.prefix}`,
     source: r.source,
     name: r.name,
     organizerId: r.organizer_id,
     createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
     revokedAt: r.revoked_at,
     grantedLeagueIds: grants.filter((g) => g.key_id === r.id).map((g) => g.league_id),
   }))

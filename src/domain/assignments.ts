@@ -10,7 +10,6 @@ import type { Kysely, Transaction } from 'kysely'
 import type { AssignInput, Assignment, GameDetail } from '../schemas/games.js'
 import * as claims from '../store/claims.js'
 import { isUniqueViolation } from '../store/errors.js'
-import * as games from '../store/games.js'
 import * as memberships from '../store/memberships.js'
 import * as payments from '../store/payments.js'
 import * as positions from '../store/positions.js'
@@ -18,10 +17,11 @@ import type { ClaimWithUser } from '../store/positions.js'
 import type { Db, GameRow, PositionRow, UserRow } from '../store/tables.js'
 import * as users from '../store/users.js'
 import { checkSource, writeSource, type Caller } from './caller.js'
-import { newId, nowIso } from './clock.js'
+import { newId, nowIso } from '../clock.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
+import { lockGame } from './game-locks.js'
 import { refreshGameStatus, requireGame } from './game-status.js'
 import { requireLeague } from './leagues.js'
 import { loadGameDetail, toClaimOfficial, toGameSummary, toPayment, toPosition } from './views.js'
@@ -116,11 +116,31 @@ export async function unassignPosition(
   })
 }
 
-/** In-app withdrawal by the official: like unassign, but the spec gives it no event. */
-export async function withdrawClaim(deps: Deps, positionId: string): Promise<GameDetail> {
+/** Who withdraws in the app: one of these users must hold the claim, in a game starting after `startsAfter`. */
+export interface WithdrawalGuard {
+  readonly userIds: readonly string[]
+  readonly startsAfter: string
+}
+
+/**
+ * In-app withdrawal by the official: like unassign, but the spec gives it no event. The console withdraws
+ * any claim; the app passes a guard, checked under the game's lock so the claim cannot change hands between
+ * the check and the release.
+ */
+export async function withdrawClaim(
+  deps: Deps,
+  positionId: string,
+  guard?: WithdrawalGuard,
+): Promise<GameDetail> {
   return deps.db.transaction().execute(async (trx) => {
     const position = (await positions.findPosition(trx, positionId)) ?? fail('position_not_found')
     const { game } = await lockGame(trx, position.game_id)
+    if (guard) {
+      // Someone else's claim answers like a position that does not exist: no leak across officials.
+      const claim = await claims.findClaim(trx, positionId)
+      if (!claim || !guard.userIds.includes(claim.user_id)) fail('position_not_found')
+      if (game.starts_at <= guard.startsAfter) fail('game_started')
+    }
     await releaseClaim(trx, game, positionId, nowIso())
     return loadGameDetail(trx, await refreshGameStatus(trx, game))
   })
@@ -142,26 +162,6 @@ export async function releaseClaim(
   if (!claim || !(await positions.releaseIfClaimed(trx, positionId, to, at))) fail('position_not_claimed')
   await claims.deleteClaim(trx, positionId)
   return claim
-}
-
-/** Locks the games' positions, then reads the games afresh: their status may have moved while we waited. */
-export async function lockGames(
-  trx: Transaction<Db>,
-  gameIds: readonly string[],
-): Promise<{ games: GameRow[]; positions: PositionRow[] }> {
-  const locked = await positions.lockPositions(trx, gameIds)
-  const rows = await Promise.all(
-    gameIds.map(async (id) => (await games.findGame(trx, id)) ?? fail('game_not_found')),
-  )
-  return { games: rows, positions: locked }
-}
-
-async function lockGame(
-  trx: Transaction<Db>,
-  gameId: string,
-): Promise<{ game: GameRow; positions: PositionRow[] }> {
-  const locked = await lockGames(trx, [gameId])
-  return { game: locked.games[0] ?? fail('game_not_found'), positions: locked.positions }
 }
 
 type OfficialRef = { userId: string } | { source: string; externalId: string }

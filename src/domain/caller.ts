@@ -1,15 +1,13 @@
 // Who is acting. A partner key sees its source's leagues plus leagues granted to that key; the in-app
 // operator console (`refdesk app`) acts for the application itself and sees everything.
+import type { PartnerScope } from '../store/scope.js'
 import { fail } from './errors.js'
 
 export const RESERVED_SOURCE = 'app'
 
-export interface PartnerCaller {
-  readonly kind: 'partner'
+export type PartnerCaller = PartnerScope & {
   readonly keyId: string
-  readonly source: string
   readonly organizerId: string
-  readonly grantedLeagueIds: readonly string[]
 }
 
 export interface AppCaller {

@@ -8,4 +8,20 @@ export interface Deps {
   readonly db: Kysely<Db>
   readonly dialect: DialectName
   readonly paymentProcessor: PaymentProcessor
+  readonly limits: Limits
+  /**
+   * Why a webhook URL's host must not be registered, or null: the delivery address policy
+   * (REFDESK_WEBHOOK_ALLOW_PRIVATE) applied to literal addresses, handed down by the composition root.
+   */
+  readonly webhookHostRefusal: (hostname: string) => string | null
 }
+
+/** Bounds that keep one partner from costing the others (settings: config.ts). */
+export interface Limits {
+  /** Webhook endpoints per source (REFDESK_WEBHOOK_MAX_ENDPOINTS). */
+  readonly endpointsPerSource: number
+  /** REFDESK_WEBHOOK_DEV_LOCALHOST: endpoints may be http:// on loopback (development only). */
+  readonly webhookDevLocalhost: boolean
+}
+
+export const DEFAULT_LIMITS: Limits = { endpointsPerSource: 16, webhookDevLocalhost: false }

@@ -6,6 +6,9 @@ export const ERROR_STATUS = {
 
   invalid_json: 400,
   body_too_large: 400,
+  // HTTP the server cannot parse, or headers past its limit, refused before any route (http/errors.ts).
+  invalid_request: 400,
+  headers_too_large: 400,
   name_required: 400,
   source_reserved: 400,
   source_mismatch: 400,
@@ -35,6 +38,13 @@ export const ERROR_STATUS = {
   invalid_events: 400,
   invalid_limit: 400,
   origin_not_allowed: 400,
+  invalid_time_zone: 400,
+  invalid_idempotency_key: 400,
+  idempotency_key_reused: 400,
+  invalid_cursor: 400,
+  invalid_status_filter: 400,
+  invalid_since: 400,
+  invalid_event: 400,
 
   not_found: 404,
   league_not_found: 404,
@@ -44,6 +54,8 @@ export const ERROR_STATUS = {
   not_a_member: 404,
   endpoint_not_found: 404,
   payment_not_found: 404,
+  account_not_found: 404,
+  delivery_not_found: 404,
 
   user_is_organizer: 409,
   not_an_official: 409,
@@ -53,13 +65,26 @@ export const ERROR_STATUS = {
   position_taken: 409,
   position_not_claimed: 409,
   external_id_conflict: 409,
+  endpoint_limit_reached: 409,
   game_not_claimed: 409,
   game_not_completed: 409,
+  // In the app only: the organizer's completion lost the race to another completion.
+  game_already_completed: 409,
   payment_not_offline: 409,
   payment_not_platform: 409,
   payment_not_pending: 409,
   payment_not_chargeable: 409,
-} as const satisfies Record<string, 400 | 401 | 404 | 409>
+  game_started: 409,
+  idempotency_key_in_use: 409,
+  endpoint_disabled: 409,
+
+  // Not in the spec (which names no rate limits): a key over its rate (docs/decisions.md), with Retry-After.
+  rate_limited: 429,
+
+  // Only the MCP endpoint answers 405 (GET and DELETE, which a stateless server does not offer): the
+  // Streamable HTTP transport asks for it. REST routes answer an unknown method with not_found.
+  method_not_allowed: 405,
+} as const satisfies Record<string, 400 | 401 | 404 | 405 | 409 | 429>
 
 export type ErrorCode = keyof typeof ERROR_STATUS
 export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode]

@@ -1,51 +1,12 @@
-// The 12 webhook event names and their `data` payloads (always carrying `leagueId`). Services build
-// events here and append them to the outbox inside the transaction of the change that caused them.
+// Events: services build them here and record them inside the transaction of the change that caused
+// them, so an event exists if and only if its change committed. Dispatchers expand each recorded event
+// into deliveries afterwards (webhooks/fan-out.ts): the cost of a change does not grow with the number of
+// endpoints that want it.
 import type { Transaction } from 'kysely'
-import type { Game, GameDetail } from '../schemas/games.js'
-import type { ClaimOfficial, Official } from '../schemas/officials.js'
-import type { Payment } from '../schemas/payments.js'
+import { newId, nowIso } from '../clock.js'
+import type { EventData, EventName } from '../schemas/events.js'
 import * as outbox from '../store/outbox.js'
 import type { Db } from '../store/tables.js'
-import { newId, nowIso } from './clock.js'
-import { fanOut } from './webhook-endpoints.js'
-
-export const EVENT_NAMES = [
-  'game.created',
-  'game.updated',
-  'game.cancelled',
-  'game.completed',
-  'position.claimed',
-  'position.released',
-  'official.joined',
-  'official.approved',
-  'official.removed',
-  'official.no_show',
-  'payment.paid',
-  'payment.failed',
-] as const
-
-export type EventName = (typeof EVENT_NAMES)[number]
-
-interface PositionEventData {
-  game: GameDetail
-  positionId: string
-  official: ClaimOfficial
-}
-
-export interface EventData {
-  'game.created': Game
-  'game.updated': Game
-  'game.cancelled': GameDetail
-  'game.completed': GameDetail
-  'position.claimed': PositionEventData
-  'position.released': PositionEventData
-  'official.joined': { official: Official }
-  'official.approved': { official: Official }
-  'official.removed': { official: Official; reopenedPositionIds: string[] }
-  'official.no_show': PositionEventData
-  'payment.paid': { payment: Payment }
-  'payment.failed': { payment: Payment }
-}
 
 export interface DomainEvent<N extends EventName = EventName> {
   event: N
@@ -64,13 +25,15 @@ export function domainEvent<N extends EventName>(
 export async function recordEvents(trx: Transaction<Db>, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return
   const createdAt = nowIso()
-  const rows = events.map((e) => ({
-    id: `evt_${newId()}`,
-    event: e.event,
-    league_id: e.leagueId,
-    data: JSON.stringify(e.data),
-    created_at: createdAt,
-  }))
-  await outbox.appendEvents(trx, rows)
-  await fanOut(trx, rows)
+  await outbox.appendEvents(
+    trx,
+    events.map((e) => ({
+      id: `evt_${newId()}`,
+      event: e.event,
+      league_id: e.leagueId,
+      data: JSON.stringify(e.data),
+      created_at: createdAt,
+    })),
+  )
+  await outbox.announceWork(trx)
 }

@@ -4,7 +4,7 @@ import * as games from '../store/games.js'
 import { listPositions } from '../store/positions.js'
 import type { Db, GameRow, GameStatus, PositionStatus } from '../store/tables.js'
 import type { Caller } from './caller.js'
-import { nowIso } from './clock.js'
+import { nowIso } from '../clock.js'
 import { fail } from './errors.js'
 
 export function rollupStatus(current: GameStatus, positions: readonly PositionStatus[]): GameStatus {

@@ -1,7 +1,7 @@
 // Games: the batch import (create, or upsert on (source, externalId)), reads, patch and cancellation.
 // Each change commits together with its events.
 import type { Kysely, Transaction } from 'kysely'
-import { parseWith } from '../schemas/parse.js'
+import { parseWith } from './parse.js'
 import {
   GameItemInput,
   type Game,
@@ -14,7 +14,7 @@ import * as games from '../store/games.js'
 import * as positions from '../store/positions.js'
 import type { Db, GameRow, PositionRow } from '../store/tables.js'
 import { checkSource, writeSource, type Caller } from './caller.js'
-import { newId, nowIso } from './clock.js'
+import { newId, nowIso } from '../clock.js'
 import type { Deps } from './deps.js'
 import { ApiError, fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
@@ -237,6 +237,7 @@ export async function updateGame(
   gameId: string,
   input: UpdateGameInput,
 ): Promise<Game> {
+  checkSource(caller, input.source)
   return deps.db.transaction().execute(async (trx) => {
     const game = await requireGame(trx, caller, gameId)
     const changes = {

@@ -11,7 +11,7 @@ import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
 import type { Db, LeagueRow } from '../store/tables.js'
 import { checkSource, writeSource, type Caller, type PartnerCaller } from './caller.js'
-import { newId, nowIso } from './clock.js'
+import { newId, nowIso } from '../clock.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { loadLeagueGames, toLeague, toOfficial } from './views.js'
@@ -25,7 +25,10 @@ export async function listLeagues(deps: Deps, caller: Caller): Promise<LeagueLis
   return rows.map((r) => ({ ...toLeague(r), gameCount: r.game_count, memberCount: r.member_count }))
 }
 
-/** Plain create without `externalId`; upsert on (source, externalId) with it. New leagues get the key's organizer. */
+/**
+ * Plain create without `externalId`; upsert on (source, externalId) with it, where omitted fields keep
+ * their stored values. New leagues get the key's organizer.
+ */
 export async function upsertLeague(
   deps: Deps,
   caller: PartnerCaller,
@@ -45,8 +48,18 @@ export async function upsertLeague(
       created_at: at,
       updated_at: at,
     }
+    // Like the games upsert, a re-post rewrites only what it carries: a platform/eur league re-posted with
+    // just its name and externalId stays platform/eur.
+    const changes = {
+      name: row.name,
+      updated_at: at,
+      ...(input.paymentMode !== undefined && { payment_mode: row.payment_mode }),
+      ...(input.currency !== undefined && { currency: row.currency }),
+    }
     const league =
-      row.external_id === null ? await leagues.insertLeague(trx, row) : await leagues.upsertLeague(trx, row)
+      row.external_id === null
+        ? await leagues.insertLeague(trx, row)
+        : await leagues.upsertLeague(trx, row, changes)
     if (league.id === row.id) {
       await memberships.insertMembership(trx, {
         id: newId(),
@@ -77,6 +90,7 @@ export async function updateLeague(
   leagueId: string,
   input: UpdateLeagueInput,
 ): Promise<League> {
+  checkSource(caller, input.source)
   return deps.db.transaction().execute(async (trx) => {
     const league = await requireLeague(trx, caller, leagueId)
     const changes = {

@@ -6,9 +6,10 @@ import * as claims from '../store/claims.js'
 import * as memberships from '../store/memberships.js'
 import type { Db, MembershipRow, UserRow } from '../store/tables.js'
 import * as users from '../store/users.js'
-import { lockGames, releaseClaim } from './assignments.js'
+import { releaseClaim } from './assignments.js'
+import { lockGames } from './game-locks.js'
 import { APP_CALLER, checkSource, writeSource, type Caller } from './caller.js'
-import { newId, nowIso } from './clock.js'
+import { newId, nowIso } from '../clock.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
@@ -105,6 +106,30 @@ export async function denyOfficial(deps: Deps, leagueId: string, userId: string)
     if (membership.role === 'organizer') fail('not_an_official')
     await memberships.setMembershipStatus(trx, membership.id, 'denied', nowIso())
     return toOfficial((await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'))
+  })
+}
+
+/**
+ * In-app approval of a pending (or denied) official: the membership becomes `approved` and, as when a
+ * partner re-approves one, `official.approved` is emitted. Approving an approved official changes nothing
+ * and emits nothing, so a repeated click never sends partners a second event.
+ */
+export async function approveOfficial(deps: Deps, leagueId: string, userId: string): Promise<Official> {
+  return deps.db.transaction().execute(async (trx) => {
+    const league = await requireLeague(trx, APP_CALLER, leagueId)
+    const membership =
+      (await memberships.lockMembership(trx, league.id, userId, 'update')) ?? fail('not_a_member')
+    if (membership.role === 'organizer') fail('not_an_official')
+    if (membership.status !== 'approved') {
+      await memberships.setMembershipStatus(trx, membership.id, 'approved', nowIso())
+    }
+    const official = toOfficial(
+      (await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'),
+    )
+    if (membership.status !== 'approved') {
+      await recordEvents(trx, [domainEvent('official.approved', league.id, { official })])
+    }
+    return official
   })
 }
 

@@ -15,6 +15,8 @@ export interface ChargeRequest {
 
 export interface PaymentProcessor {
   charge(request: ChargeRequest): Promise<ChargeOutcome>
+  /** Set by the simulator only: no money moves, so the app may let the organizer pick the outcome. */
+  readonly simulated?: true
 }
 
 export type SimulatedOutcome = ChargeOutcome['status']
@@ -22,6 +24,7 @@ export type SimulatedOutcome = ChargeOutcome['status']
 /** Built-in processor: settles every charge with the outcome it was told, no money moves. */
 export function simulatedProcessor(outcome: SimulatedOutcome = 'paid'): PaymentProcessor {
   return {
+    simulated: true,
     async charge() {
       if (outcome === 'failed') {
         return {

@@ -1,14 +1,15 @@
 // Completion, no-shows and payouts: the in-app transitions that create and settle payments (no partner
 // endpoint changes a payment), plus the read-only ledger. State machine and crash window: docs/payments.md.
+import type { Transaction } from 'kysely'
 import * as games from '../store/games.js'
 import * as leagues from '../store/leagues.js'
 import * as payments from '../store/payments.js'
 import * as positions from '../store/positions.js'
 import type { GameDetail } from '../schemas/games.js'
 import type { Payment } from '../schemas/payments.js'
-import type { PaymentStatus } from '../store/tables.js'
+import type { Db, GameStatus, PaymentMode, PaymentStatus, PositionStatus } from '../store/tables.js'
 import { APP_CALLER, type Caller } from './caller.js'
-import { newId, nowIso } from './clock.js'
+import { newId, nowIso } from '../clock.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
@@ -18,8 +19,29 @@ import type { ChargeOutcome } from './payment-processor.js'
 import { loadGameDetail, toClaimOfficial, toPayment } from './views.js'
 
 const CHARGEABLE: readonly PaymentStatus[] = ['pending', 'requires_card', 'failed']
+const PAYABLE_OFFLINE: readonly PaymentStatus[] = ['pending']
 // A no-show keeps money that is moving or has moved; anything not yet settled is withdrawn.
 const REMOVABLE_ON_NO_SHOW: readonly PaymentStatus[] = ['pending', 'requires_card', 'failed']
+
+// The rules below, as predicates, so the app can say beforehand what an action will do or why it cannot.
+
+/** Whether a no-show leaves this payment alone. */
+export function noShowKeepsPayment(status: PaymentStatus): boolean {
+  return !REMOVABLE_ON_NO_SHOW.includes(status)
+}
+
+/** Only a fully claimed game can be completed. */
+export const canComplete = (game: { status: GameStatus }): boolean => game.status === 'claimed'
+
+/** A no-show is recorded on a worked (completed, claimed) position of a completed game. */
+export const canRecordNoShow = (gameStatus: GameStatus, positionStatus: PositionStatus, claimed: boolean) =>
+  gameStatus === 'completed' && positionStatus === 'completed' && claimed
+
+export const canMarkPaid = (payment: { mode: PaymentMode; status: PaymentStatus }): boolean =>
+  payment.mode === 'offline' && PAYABLE_OFFLINE.includes(payment.status)
+
+export const canCharge = (payment: { mode: PaymentMode; status: PaymentStatus }): boolean =>
+  payment.mode === 'platform' && CHARGEABLE.includes(payment.status)
 
 export async function listPayments(deps: Deps, caller: Caller, leagueId: string): Promise<Payment[]> {
   const league = await requireLeague(deps.db, caller, leagueId)
@@ -94,19 +116,38 @@ export async function markNoShow(deps: Deps, positionId: string): Promise<GameDe
 
 /** Offline settlement recorded by the organizer: `pending` → `paid`. */
 export async function markPaid(deps: Deps, paymentId: string): Promise<Payment> {
+  return deps.db.transaction().execute(async (trx) => settleOffline(trx, paymentId))
+}
+
+/**
+ * Several offline payments of one league marked paid at once, in one transaction: all of them or, when one
+ * is refused (another league's reads as missing), none. One `payment.paid` per payment.
+ */
+export async function markPaymentsPaid(
+  deps: Deps,
+  leagueId: string,
+  paymentIds: readonly string[],
+): Promise<Payment[]> {
   return deps.db.transaction().execute(async (trx) => {
-    const payment = (await payments.findPayment(trx, paymentId)) ?? fail('payment_not_found')
-    if (payment.mode !== 'offline') fail('payment_not_offline')
-    const at = nowIso()
-    const paid =
-      (await payments.transitionPayment(trx, payment.id, ['pending'], {
-        status: 'paid',
-        paid_at: at,
-        updated_at: at,
-      })) ?? fail('payment_not_pending')
-    await recordEvents(trx, [domainEvent('payment.paid', paid.league_id, { payment: toPayment(paid) })])
-    return toPayment(paid)
+    const paid: Payment[] = []
+    for (const id of new Set(paymentIds)) paid.push(await settleOffline(trx, id, leagueId))
+    return paid
   })
+}
+
+async function settleOffline(trx: Transaction<Db>, paymentId: string, leagueId?: string): Promise<Payment> {
+  const payment = (await payments.findPayment(trx, paymentId)) ?? fail('payment_not_found')
+  if (leagueId !== undefined && payment.league_id !== leagueId) fail('payment_not_found')
+  if (payment.mode !== 'offline') fail('payment_not_offline')
+  const at = nowIso()
+  const paid =
+    (await payments.transitionPayment(trx, payment.id, PAYABLE_OFFLINE, {
+      status: 'paid',
+      paid_at: at,
+      updated_at: at,
+    })) ?? fail('payment_not_pending')
+  await recordEvents(trx, [domainEvent('payment.paid', paid.league_id, { payment: toPayment(paid) })])
+  return toPayment(paid)
 }
 
 /**

@@ -1,38 +1,38 @@
-// Webhook endpoints (owned by a source, scoped by the registering key's grants) and the fan-out that
-// turns each committed event into one delivery per matching endpoint, inside the event's transaction.
+// Webhook endpoints, owned by a source and scoped by the registering key's grants, and their deliveries.
 import { randomBytes } from 'node:crypto'
-import type { Transaction } from 'kysely'
-import type {
-  CreatedWebhookEndpoint,
-  CreateWebhookInput,
-  Delivery,
-  WebhookEndpoint,
+import type { EventName } from '../schemas/events.js'
+import {
+  encodeCursor,
+  isLoopbackHttpUrl,
+  type CreatedWebhookEndpoint,
+  type CreateWebhookInput,
+  type Delivery,
+  type DeliveryCursor,
+  type WebhookEndpoint,
 } from '../schemas/webhooks.js'
 import * as deliveries from '../store/deliveries.js'
 import * as endpoints from '../store/webhook-endpoints.js'
-import * as leagues from '../store/leagues.js'
-import { announceDeliveries } from '../store/outbox.js'
-import type { Db, DeliveryRow, NewDelivery, NewOutboxEvent, WebhookEndpointRow } from '../store/tables.js'
+import type { DeliveryRow, WebhookEndpointRow } from '../store/tables.js'
 import { checkSource, type PartnerCaller } from './caller.js'
-import { newId, nowIso } from './clock.js'
+import { newId, nowIso } from '../clock.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
-import type { EventName } from './events.js'
-import { groupBy } from './views.js'
 
 export const newSecret = (): string => `sec_${randomBytes(24).toString('hex')}`
 
-function toEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
+export function toEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
   return {
     id: row.id,
     url: row.url,
     events: JSON.parse(row.events) as EventName[],
     source: row.source,
     createdAt: row.created_at,
+    disabled: row.disabled_at !== null,
+    disabledAt: row.disabled_at,
   }
 }
 
-function toDelivery(row: DeliveryRow): Delivery {
+export function toDelivery(row: DeliveryRow): Delivery {
   return {
     id: row.id,
     endpointId: row.endpoint_id,
@@ -55,15 +55,26 @@ export async function createWebhook(
   input: CreateWebhookInput,
 ): Promise<CreatedWebhookEndpoint> {
   checkSource(caller, input.source)
+  // HTTPS, or in development mode http:// on loopback (the schema already refuses other http:// URLs).
+  const url = new URL(input.url)
+  const devUrl = deps.limits.webhookDevLocalhost && isLoopbackHttpUrl(input.url)
+  if (!devUrl && url.protocol !== 'https:') fail('https_url_required')
+  // A literal address is refused now, where the partner sees why, rather than at every delivery attempt.
+  if (deps.webhookHostRefusal(url.hostname) !== null) fail('https_url_required')
   const secret = newSecret()
-  const row = await endpoints.insertEndpoint(deps.db, {
-    id: newId(),
-    source: caller.source,
-    key_id: caller.keyId,
-    url: input.url,
-    events: JSON.stringify(input.events ?? []),
-    secret,
-    created_at: nowIso(),
+  const row = await deps.db.transaction().execute(async (trx) => {
+    // Counted under the source's lock, so concurrent registrations cannot pass the cap together.
+    if ((await endpoints.lockAndCountEndpoints(trx, caller.source)) >= deps.limits.endpointsPerSource)
+      fail('endpoint_limit_reached')
+    return endpoints.insertEndpoint(trx, {
+      id: newId(),
+      source: caller.source,
+      key_id: caller.keyId,
+      url: input.url,
+      events: JSON.stringify(input.events ?? []),
+      secret,
+      created_at: nowIso(),
+    })
   })
   return { ...toEndpoint(row), secret }
 }
@@ -76,46 +87,30 @@ export async function deleteWebhook(deps: Deps, caller: PartnerCaller, webhookId
   if (!(await endpoints.deleteEndpoint(deps.db, caller.source, webhookId))) fail('endpoint_not_found')
 }
 
+export interface DeliveriesQuery {
+  limit: number
+  cursor?: DeliveryCursor | undefined
+  status?: Delivery['status'] | undefined
+}
+
+/** A page of deliveries, newest first, and the cursor of the next page (null on the last). */
 export async function listWebhookDeliveries(
   deps: Deps,
   caller: PartnerCaller,
   webhookId: string,
-  limit: number,
-): Promise<Delivery[]> {
+  query: DeliveriesQuery,
+): Promise<{ data: Delivery[]; nextCursor: string | null }> {
   const endpoint =
     (await endpoints.findEndpoint(deps.db, caller.source, webhookId)) ?? fail('endpoint_not_found')
-  return (await deliveries.listDeliveries(deps.db, endpoint.id, limit)).map(toDelivery)
-}
-
-/**
- * One pending delivery per (event, matching endpoint), due at once (the dispatcher applies the schedule's
- * first delay). An endpoint with an empty event list takes every event, names added later included.
- */
-export async function fanOut(trx: Transaction<Db>, events: readonly NewOutboxEvent[]): Promise<void> {
-  const byLeague = groupBy(events, (e) => e.league_id)
-  const rows: NewDelivery[] = []
-  for (const [leagueId, group] of byLeague) {
-    const league = await leagues.findLeague(trx, leagueId)
-    if (league === undefined) continue
-    const targets = await endpoints.endpointsForLeague(trx, league)
-    for (const target of targets) {
-      const wanted = JSON.parse(target.events) as string[]
-      for (const event of group) {
-        if (wanted.length > 0 && !wanted.includes(event.event)) continue
-        rows.push({
-          id: newId(),
-          endpoint_id: target.id,
-          event_id: event.id,
-          event: event.event,
-          status: 'pending',
-          attempts: 0,
-          created_at: event.created_at,
-          next_attempt_at: event.created_at,
-        })
-      }
-    }
-  }
-  if (rows.length === 0) return
-  await deliveries.insertDeliveries(trx, rows)
-  await announceDeliveries(trx)
+  // One row more than the page says whether another page follows.
+  const rows = await deliveries.listDeliveries(deps.db, endpoint.id, {
+    limit: query.limit + 1,
+    status: query.status,
+    before: query.cursor,
+  })
+  const page = rows.slice(0, query.limit)
+  const last = page.at(-1)
+  const nextCursor =
+    rows.length > query.limit && last ? encodeCursor({ createdAt: last.created_at, seq: last.seq }) : null
+  return { data: page.map(toDelivery), nextCursor }
 }

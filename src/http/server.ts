@@ -1,36 +1,33 @@
-// Builds the Fastify app (never listens): plumbing at the root, the partner API under /api/v1.
+// Builds the Fastify app (never listens): plumbing at the root, the partner API under /api/v1. Other
+// transports (MCP) are mounted into the authenticated /api/v1 scope by the composition root.
 import { randomUUID } from 'node:crypto'
-import fastifySwagger from '@fastify/swagger'
+import { maxHeaderSize } from 'node:http'
 import Fastify, {
   type FastifyInstance,
+  type FastifyPluginAsync,
   type FastifyReply,
-  type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify'
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod'
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Deps } from '../domain/deps.js'
 import { ApiError } from '../domain/errors.js'
-import { mcpRoutes } from '../mcp/route.js'
+import { REST_OPERATIONS } from '../operations/index.js'
 import { installAuth } from './auth.js'
-import { installErrorHandling } from './errors.js'
-import { registerOperations } from './operation.js'
-import { assignmentOperations } from './routes/assignments.js'
-import { gameOperations } from './routes/games.js'
-import { healthRoutes } from './routes/health.js'
-import { indexRoutes, type EndpointList } from './routes/index.js'
-import { leagueOperations } from './routes/leagues.js'
-import { officialOperations } from './routes/officials.js'
-import { paymentOperations } from './routes/payments.js'
-import { webhookOperations } from './routes/webhooks.js'
+import { BODY_LIMIT, installJsonParser } from './body.js'
+import { answerClientError, installErrorHandling } from './errors.js'
+import { registerDocs } from './docs.js'
+import { healthRoutes } from './health.js'
+import { indexRoutes, type EndpointList } from './index-doc.js'
+import { registerOpenApi } from './openapi.js'
+import { registerOperations } from './register.js'
 import { validatorCompiler } from './validation.js'
+import { observeHttpRequest } from '../metrics.js'
+import { metricsRoute, type MetricsRouteOptions } from './metrics-route.js'
+import { tokenBuckets } from './rate-limit.js'
+import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './settings.js'
 
 export const API_PREFIX = '/api/v1'
-export const BODY_LIMIT = 1024 * 1024
+const API_PATH = /^\/api\/v1(?:[/?]|$)/
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
 export interface ServerOptions {
@@ -38,32 +35,44 @@ export interface ServerOptions {
   /** Resolves when the database answers; backs GET /readyz. */
   ping: () => Promise<void>
   logger?: FastifyServerOptions['logger']
-  /** Browser origins allowed on /api/v1/mcp; default `$REFDESK_MCP_ALLOWED_ORIGINS`, else none. */
-  mcpAllowedOrigins?: readonly string[]
+  /** Where partners reach this server (REFDESK_PUBLIC_URL); the OpenAPI document's `servers`. */
+  publicUrl: string
+  /** GET /metrics on this server; left out when metrics are served on a port of their own. */
+  metrics?: MetricsRouteOptions
+  /** Plugins registered inside /api/v1, behind its key check and body reader (the MCP endpoint). */
+  apiPlugins?: readonly FastifyPluginAsync[]
+  /** Time-outs, the connection cap and the per-key rate limit; DEFAULT_HTTP_SETTINGS unless given. */
+  http?: HttpSettings
 }
 
 export type App = FastifyInstance
 
-/** Every REST operation but the index, in the order the index and the OpenAPI document list them. */
-export const OPERATIONS = [
-  ...leagueOperations,
-  ...gameOperations,
-  ...officialOperations,
-  ...assignmentOperations,
-  ...paymentOperations,
-  ...webhookOperations,
-]
-
 export async function buildServer(options: ServerOptions): Promise<App> {
+  const http = options.http ?? DEFAULT_HTTP_SETTINGS
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
+    requestTimeout: http.requestTimeoutMs,
+    connectionTimeout: http.idleTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: http.headersTimeoutMs,
+      // Node checks the header and request time-outs on this period (30 s unless told), so a time-out
+      // would otherwise fire up to 30 s late.
+      connectionsCheckingInterval: Math.min(
+        1000,
+        Math.ceil(Math.min(http.headersTimeoutMs, http.requestTimeoutMs) / 4),
+      ),
+    },
+    clientErrorHandler: answerClientError,
     // A caller's own Request-Id is kept when it is a sane token, so partners can correlate their logs.
     genReqId: (req) => {
       const given = req.headers['request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomUUID()}`
     },
-    routerOptions: { maxParamLength: 200 },
+    // As long as the request line itself may be: an id is never refused by the router for its length,
+    // so an overlong one answers its resource's not-found code like any unknown id.
+    routerOptions: { maxParamLength: maxHeaderSize },
     // A URL that cannot be decoded names no resource; Fastify's own 400 shape must not leak out.
     frameworkErrors: (_error, _request, reply) => {
       void (reply as FastifyReply).code(404).send(new ApiError('not_found').body)
@@ -75,28 +84,31 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   app.setSerializerCompiler(serializerCompiler)
   installErrorHandling(app)
   installJsonParser(app)
-  app.addHook('onRequest', async (request, reply) => {
+  app.server.maxConnections = http.maxConnections
+  // Hooks on every request take the callback form: an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('request-id', request.id)
+    // Partner data must not be kept by a proxy or a client cache, refusals included.
+    if (API_PATH.test(request.url)) reply.header('cache-control', 'no-store')
+    done()
   })
-
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'RefDesk Partner API',
-        version: 'v1',
-        description: 'Sports-officiating scheduling: leagues, games, officials, assignments and payouts.',
-      },
-      components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'key_<48 hex>' } },
-      },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // An answer given before the request's body arrived (a 401, a refused body): Node would otherwise go
+    // on reading whatever the client still sends, for as long as it sends it, to reuse the socket.
+    if (request.raw.complete === false) reply.header('connection', 'close')
+    done(null, payload)
   })
-
+  app.addHook('onResponse', (request, reply, done) => {
+    // The route, never the URL: ids in paths would make a series per resource.
+    const { schema, url } = request.routeOptions
+    const operation = schema?.operationId ?? url ?? 'unmatched'
+    observeHttpRequest(operation, request.method, reply.statusCode, reply.elapsedTime / 1000)
+    done()
+  })
+  await registerOpenApi(app, { publicUrl: options.publicUrl, operations: REST_OPERATIONS })
   await app.register(healthRoutes, { ping: options.ping })
+  await registerDocs(app)
+  if (options.metrics) await app.register(metricsRoute(options.metrics))
   await app.register(
     async (v1) => {
       const endpoints: EndpointList = []
@@ -107,78 +119,17 @@ export async function buildServer(options: ServerOptions): Promise<App> {
           for (const method of methods) endpoints.push(`${method} ${path}`)
         }
       })
-      installAuth(v1, options.deps)
+      const limiter =
+        http.rateLimitPerSecond > 0
+          ? tokenBuckets({ perSecond: http.rateLimitPerSecond, burst: http.rateLimitBurst })
+          : undefined
+      installAuth(v1, options.deps, limiter)
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
       await v1.register(indexRoutes, { endpoints })
-      registerOperations(v1, options.deps, OPERATIONS)
-      await v1.register(mcpRoutes, { deps: options.deps, allowedOrigins: options.mcpAllowedOrigins })
+      registerOperations(v1, options.deps, REST_OPERATIONS)
+      for (const plugin of options.apiPlugins ?? []) await v1.register(plugin)
     },
     { prefix: API_PREFIX },
   )
   return app
-}
-
-// An empty body parses to `undefined` (a body endpoint then answers invalid_json), and an operation that
-// takes no body ignores one of any size and content type, so a stray body never adds a status the
-// operation does not document. Bodies are read here rather than by Fastify (`parseAs`), whose 1 MiB cap
-// would otherwise answer body_too_large to a stray body too; a stray body is drained, never buffered.
-// `__proto__` and `constructor.prototype` keys are dropped rather than rejected.
-function installJsonParser(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('remove', 'remove')
-  const takesBody = (request: FastifyRequest) =>
-    Boolean(request.routeOptions.schema?.body || request.routeOptions.config.jsonBody)
-  app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', (request, payload, done) => {
-    if (!takesBody(request)) return drain(payload, done)
-    const limit = request.routeOptions.bodyLimit ?? BODY_LIMIT
-    readText(payload, limit, Number(request.headers['content-length']), (error, text) => {
-      if (error) return done(error, undefined)
-      if (text === '') return done(null, undefined)
-      parse(request, text!, done)
-    })
-  })
-  // Any other content type (Fastify's text/plain parser included) is no JSON body (invalid_json) where
-  // one is taken, and ignored where none is.
-  app.removeContentTypeParser('text/plain')
-  app.addContentTypeParser('*', (request, payload, done) => {
-    if (takesBody(request)) return done(new ApiError('invalid_json'), undefined)
-    drain(payload, done)
-  })
-}
-
-type ParserDone = (error: Error | null, body?: unknown) => void
-
-function drain(payload: NodeJS.ReadableStream, done: ParserDone): void {
-  payload.on('error', (error: Error) => done(error, undefined))
-  payload.on('end', () => done(null, undefined))
-  payload.resume()
-}
-
-function readText(
-  payload: NodeJS.ReadableStream,
-  limit: number,
-  declaredLength: number,
-  done: (error: Error | null, text?: string) => void,
-): void {
-  if (declaredLength > limit) return done(new ApiError('body_too_large'))
-  const chunks: Buffer[] = []
-  let size = 0
-  const finish = (error: Error | null, text?: string) => {
-    payload.removeListener('data', onData)
-    payload.removeListener('end', onEnd)
-    payload.removeListener('error', finish)
-    done(error, text)
-  }
-  const onData = (chunk: Buffer | string) => {
-    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
-    size += bytes.length
-    if (size > limit) return finish(new ApiError('body_too_large'))
-    chunks.push(bytes)
-  }
-  // One decode at the end keeps multi-byte characters split across chunks intact.
-  const onEnd = () => finish(null, Buffer.concat(chunks, size).toString('utf8'))
-  payload.on('data', onData)
-  payload.on('end', onEnd)
-  payload.on('error', finish)
-  payload.resume()
 }

@@ -1,11 +1,11 @@
 // How a tool reaches REST. In the HTTP server the operation is invoked in process for the caller the MCP
 // request authenticated; the stdio bridge sends it over HTTP(S) to a RefDesk server with its key. Either
 // way REST applies the key's scope, validates and answers, so the MCP layer adds no rules of its own.
-import type { FastifyBaseLogger } from 'fastify'
+import type { FaultLog } from '../operations/answer.js'
 import type { PartnerCaller } from '../domain/caller.js'
 import type { Deps } from '../domain/deps.js'
-import type { Answer } from '../http/errors.js'
-import { invokeOperation, type Operation } from '../http/operation.js'
+import type { Answer } from '../operations/answer.js'
+import { invokeOperation, type Operation } from '../operations/operation.js'
 
 /** One REST call: the operation, and its path parameters and query values as they would be in a URL. */
 export interface RestCall {
@@ -17,7 +17,7 @@ export interface RestCall {
 
 export type Forward = (call: RestCall) => Promise<Answer>
 
-export function inProcessForward(deps: Deps, caller: PartnerCaller, log: FastifyBaseLogger): Forward {
+export function inProcessForward(deps: Deps, caller: PartnerCaller, log: FaultLog): Forward {
   return ({ operation, params = {}, query = {}, body }) =>
     invokeOperation(operation, deps, caller, { params, query, body }, log)
 }

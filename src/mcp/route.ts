@@ -8,13 +8,16 @@ import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js'
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { Deps } from '../domain/deps.js'
 import { ApiError } from '../domain/errors.js'
+import { batchRefusal } from './batch.js'
 import { inProcessForward } from './forward.js'
 import { answerToolCall, createMcpServer } from './server.js'
 
 export interface McpRouteOptions {
   deps: Deps
-  /** Browser origins allowed to call; default `$REFDESK_MCP_ALLOWED_ORIGINS` (comma list), else none. */
-  allowedOrigins?: readonly string[]
+  /** Browser origins allowed to call (REFDESK_MCP_ALLOWED_ORIGINS). */
+  allowedOrigins: readonly string[]
+  /** JSON-RPC messages per batch, for protocol versions that have batches (REFDESK_MCP_MAX_BATCH). */
+  maxBatch: number
 }
 
 function originSet(list: readonly string[]): Set<string> {
@@ -49,41 +52,67 @@ function webRequest(request: FastifyRequest): Request {
   return new Request(`http://refdesk.invalid${request.url}`, { method: 'POST', headers })
 }
 
-export const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (v1, options) => {
-  const allowed = originSet(
-    options.allowedOrigins ?? (process.env.REFDESK_MCP_ALLOWED_ORIGINS ?? '').split(','),
-  )
-  v1.post('/mcp', { schema: { hide: true }, config: { jsonBody: true } }, async (request, reply) => {
-    // DNS rebinding: a page in a browser carries an Origin; partners' servers and local agents do not.
-    // Keys never belong in a browser, so only an explicitly allowed origin gets through.
-    const origin = request.headers.origin
-    if (origin !== undefined) {
-      const normalized = normalizeOrigin(origin)
-      if (normalized === undefined || !allowed.has(normalized)) throw new ApiError('origin_not_allowed')
-    }
-    const forward = inProcessForward(options.deps, request.caller, request.log)
-    // A protocol version the SDK does not support is its to refuse.
-    const version = request.headers['mcp-protocol-version']
-    if (typeof version !== 'string' || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      const answer = answerToolCall(request.body, forward)
-      if (answer) return answer
-    }
-    const server = createMcpServer(forward)
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+/** The MCP endpoint, as a plugin for the /api/v1 scope. */
+export const mcpRoutes =
+  (options: McpRouteOptions): FastifyPluginAsync =>
+  async (v1) => {
+    const allowed = originSet(options.allowedOrigins)
+    // The stateless server offers no server-to-client stream (GET) and has no session to end (DELETE);
+    // the Streamable HTTP transport asks for 405 there, and clients then simply go on with POST.
+    v1.route({
+      method: ['GET', 'DELETE'],
+      url: '/mcp',
+      schema: { hide: true },
+      handler: async (_request, reply) =>
+        reply.code(405).header('allow', 'POST').send(new ApiError('method_not_allowed').body),
     })
-    await server.connect(transport)
-    try {
-      const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body })
-      reply.code(response.status)
-      response.headers.forEach((value, name) => void reply.header(name, value))
-      return await response.text()
-    } catch (error) {
-      // Stops any handler still running. After a complete answer there is none, and both objects are
-      // garbage once this request ends; closing them anyway would cost an Error (and its stack) per call.
-      await server.close()
-      throw error
-    }
-  })
-}
+    v1.post('/mcp', { schema: { hide: true }, config: { jsonBody: true } }, async (request, reply) => {
+      // DNS rebinding: a page in a browser carries an Origin; partners' servers and local agents do not.
+      // Keys never belong in a browser, so only an explicitly allowed origin gets through.
+      const origin = request.headers.origin
+      if (origin !== undefined) {
+        const normalized = normalizeOrigin(origin)
+        if (normalized === undefined || !allowed.has(normalized)) throw new ApiError('origin_not_allowed')
+      }
+      const version = request.headers['mcp-protocol-version']
+      if (Array.isArray(request.body)) {
+        const refusal = batchRefusal(
+          request.body,
+          typeof version === 'string' ? version : undefined,
+          options.maxBatch,
+        )
+        if (refusal) {
+          request.log.info({ messages: request.body.length, version }, 'mcp batch refused')
+          return reply.code(400).send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: refusal } })
+        }
+      }
+      const forward = inProcessForward(options.deps, request.caller, request.log)
+      // A protocol version the SDK does not support is its to refuse.
+      if (typeof version !== 'string' || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+        const answer = answerToolCall(request.body, forward)
+        if (answer) return answer
+      }
+      const server = createMcpServer(forward)
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      })
+      // The transport and the server report what they refuse or fail at only here (the server's errors
+      // reach this handler too, once connected). Messages may quote the request, which can hold personal
+      // data (keys travel in headers, never here): only their start is logged.
+      transport.onerror = (error) =>
+        request.log.warn({ err: { message: error.message.slice(0, 200) } }, 'mcp transport error')
+      await server.connect(transport)
+      try {
+        const response = await transport.handleRequest(webRequest(request), { parsedBody: request.body })
+        reply.code(response.status)
+        response.headers.forEach((value, name) => void reply.header(name, value))
+        return await response.text()
+      } catch (error) {
+        // Stops any handler still running. After a complete answer there is none, and both objects are
+        // garbage once this request ends; closing them anyway would cost an Error (and its stack) per call.
+        await server.close()
+        throw error
+      }
+    })
+  }

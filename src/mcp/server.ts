@@ -1,4 +1,4 @@
-// The MCP server: 20 tools, each one REST operation. Arguments go to REST as the agent sent them (REST
+// The MCP server: one tool per REST operation. Arguments go to REST as the agent sent them (REST
 // validates and answers with its own error codes); a REST error is an `isError` result whose text is the
 // REST body, unchanged. A server holds no state, so each HTTP request that needs one gets its own; a
 // plain tools/call, the request agents send most, is answered without one (`answerToolCall`).
@@ -17,8 +17,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { ApiError } from '../domain/errors.js'
-import type { Operation } from '../http/operation.js'
+import { mcpToolCalls } from '../metrics.js'
+import type { Operation } from '../operations/operation.js'
 import type { Forward, RestCall } from './forward.js'
+import { errorsLine } from './error-hints.js'
 import { Confirm, RestFailure, TOOL_PREFIX, segment, type Args, type ToolSpec } from './tool.js'
 import { assignmentTools } from './tools/assignments.js'
 import { gameTools } from './tools/games.js'
@@ -40,8 +42,9 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
   version: string
 }
 
-const INSTRUCTIONS =
-  'RefDesk schedules sports officials. Every tool runs one Partner API v1 operation with your API key’s scope: you see and change only your source’s leagues (and leagues granted to you); any other id answers exactly like a nonexistent one. Start with refdesk_list_leagues. Errors come back as {"error":"<code>"}; each tool’s description says what its codes mean. Destructive tools (cancel_game, remove_official, unassign_position, delete_webhook, upsert_games) change nothing unless called with confirm: true; without it they return a preview to show the user first.'
+const guarded = TOOLS.filter((spec) => spec.preview).map((spec) => spec.name)
+
+export const INSTRUCTIONS = `RefDesk schedules sports officials. Each of the ${TOOLS.length} tools runs one Partner API v1 operation with your API key’s scope: you see and change only your source’s leagues (and leagues granted to you); any other id answers exactly like a nonexistent one. Start with refdesk_list_leagues. Errors come back as {"error":"<code>"}; each tool’s description lists its codes and what to do about them. Destructive tools (${guarded.join(', ')}) change nothing unless called with confirm: true; without it they return a preview to show the user first.`
 
 // Path ids say which tool hands them out, so an agent knows where to look.
 const ID_HINTS: Record<string, string> = {
@@ -78,7 +81,7 @@ function outputSchema(spec: ToolSpec): z.ZodObject {
           .optional()
           .meta({ description: 'What would change, when not confirmed.' }),
       })
-    : z.object({ data: spec.operation.data })
+    : z.object({ data: spec.operation.data, ...spec.operation.beside })
 }
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
@@ -88,7 +91,7 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
 export const TOOL_LIST: Tool[] = TOOLS.map((spec) => ({
   name: `${TOOL_PREFIX}${spec.name}`,
   title: spec.title,
-  description: spec.description,
+  description: [spec.description, errorsLine(spec.operation.errors)].filter(Boolean).join('\n'),
   inputSchema: jsonSchema(inputSchema(spec), 'input'),
   outputSchema: jsonSchema(outputSchema(spec), 'output'),
   annotations: { title: spec.title, ...spec.annotations },
@@ -142,12 +145,25 @@ export function answerToolCall(message: unknown, forward: Forward): Promise<JSON
 }
 
 async function callTool(spec: ToolSpec, args: Args, forward: Forward): Promise<CallToolResult> {
+  const result = await runTool(spec, args, forward)
+  const outcome = result.isError
+    ? 'error'
+    : result.structuredContent?.preview !== undefined
+      ? 'preview'
+      : 'ok'
+  mcpToolCalls.inc({ tool: spec.name, outcome })
+  return result
+}
+
+async function runTool(spec: ToolSpec, args: Args, forward: Forward): Promise<CallToolResult> {
   try {
     if (spec.preview && args.confirm !== true)
       return success({ preview: await spec.preview.build(args, forward) })
     const res = await forward(restCall(spec.operation, args))
     if (res.status >= 400) return failure(res.body)
-    return success({ data: (res.body as { data: unknown }).data })
+    // Fields beside `data` (a page's `nextCursor`) reach the agent too.
+    const body = res.body as { data: unknown }
+    return success(spec.operation.beside ? { ...body } : { data: body.data })
   } catch (error) {
     if (error instanceof RestFailure) return failure(error.body)
     if (error instanceof ApiError) return failure(error.body)

@@ -2,7 +2,7 @@
 // input object) and of its `data`. Destructive tools add a preview built from REST reads.
 import { z } from 'zod'
 import { ApiError, type ErrorCode } from '../domain/errors.js'
-import type { Operation } from '../http/operation.js'
+import type { Operation } from '../operations/operation.js'
 import type { Forward, RestCall } from './forward.js'
 
 export const TOOL_PREFIX = 'refdesk_'

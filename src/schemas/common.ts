@@ -7,32 +7,51 @@ export const MAX_PAY_DOLLARS = 1_000_000
 /** Keys that live in unique indexes stay far below PostgreSQL's btree row limit (~2.7 kB). */
 export const MAX_KEY_LENGTH = 255
 
-/** PostgreSQL text cannot hold U+0000, and no field has a use for it: refused as the field's own error. */
-export const withoutNul = (value: string): boolean => !value.includes('\u0000')
+/**
+ * The longest value each string input takes, in UTF-16 code units (JavaScript's `length`): generous for
+ * any real league, game or address, and small enough that no one partner can make a list answer megabytes.
+ */
+export const MAX_LENGTH = {
+  name: 200,
+  sport: 100,
+  location: 500,
+  label: 100,
+  externalId: MAX_KEY_LENGTH,
+  email: MAX_KEY_LENGTH,
+  /** The de facto bound of browsers, CDNs and the sitemap protocol. */
+  url: 2048,
+  /** Ids (cuid2, 24 characters) in bodies, queries and paths: a longer one cannot exist. */
+  id: MAX_KEY_LENGTH,
+  startsAt: 100,
+} as const
+
+/**
+ * Whether a string can be stored and compared as the partner sent it. PostgreSQL text cannot hold U+0000,
+ * and a lone UTF-16 surrogate is not Unicode text: encoded as UTF-8 it becomes U+FFFD, so `\ud800` and
+ * `\udfff` would be the same externalId. Either is refused as the field's own error.
+ */
+export const isStorableText = (value: string): boolean => !value.includes('\u0000') && value.isWellFormed()
 
 /** A path id: one that cannot exist answers the resource's not-found code, like any unknown id. */
-export const PathId = (notFound: string) => z.string().refine(withoutNul, { error: notFound })
+export const PathId = (notFound: string) =>
+  z.string().max(MAX_LENGTH.id, { error: notFound }).refine(isStorableText, { error: notFound })
 
 export const Id = z.string().meta({ description: 'cuid2 identifier', example: 'tz4a98xxat96iws9zmbrgj3a' })
 export const DateTime = z.string().meta({ format: 'date-time', example: '2026-05-01T18:00:00.000Z' })
 
-/** A string field whose wrong type answers `invalid_<name>`. */
-export const text = (name: string) =>
-  z.string({ error: `invalid_${name}` }).refine(withoutNul, { error: `invalid_${name}` })
+/** A string field of at most `max` characters; a wrong type, a longer value or unstorable text answers `invalid_<name>`. */
+export const text = (name: string, max: number) =>
+  z
+    .string({ error: `invalid_${name}` })
+    .max(max, { error: `invalid_${name}` })
+    .refine(isStorableText, { error: `invalid_${name}` })
 
-export const SourceInput = z
-  .string({ error: 'invalid_source' })
-  .max(MAX_SOURCE_LENGTH, { error: 'invalid_source' })
-  .refine(withoutNul, { error: 'invalid_source' })
-  .meta({
-    description: 'Omit, or echo your key’s own source. `app` → source_reserved; any other → source_mismatch.',
-  })
+export const SourceInput = text('source', MAX_SOURCE_LENGTH).meta({
+  description: 'Omit, or echo your key’s own source. `app` → source_reserved; any other → source_mismatch.',
+})
 
-export const ExternalIdInput = z
-  .string({ error: 'invalid_externalId' })
+export const ExternalIdInput = text('externalId', MAX_LENGTH.externalId)
   .min(1, { error: 'invalid_externalId' })
-  .max(MAX_KEY_LENGTH, { error: 'invalid_externalId' })
-  .refine(withoutNul, { error: 'invalid_externalId' })
   .meta({ description: 'Your stable id; makes the write an upsert on (source, externalId).' })
 
 /** Rounded to the nearest cent, negatives clamp to 0. */
@@ -44,6 +63,7 @@ export const PayDollarsInput = z
 
 export const Currency = z
   .string({ error: 'invalid_currency' })
+  .length(3, { error: 'invalid_currency' })
   .regex(/^[A-Za-z]{3}$/, { error: 'invalid_currency' })
   .transform((c) => c.toLowerCase())
   .meta({ description: 'ISO 4217 code, stored lowercase', example: 'usd' })

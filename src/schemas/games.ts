@@ -3,12 +3,13 @@ import {
   DateTime,
   ExternalIdInput,
   Id,
+  isStorableText,
+  MAX_LENGTH,
   PathId,
   PayDollarsInput,
   SourceInput,
   Status,
   text,
-  withoutNul,
 } from './common.js'
 import { ClaimOfficial } from './officials.js'
 import { Payment } from './payments.js'
@@ -26,9 +27,12 @@ function echo(value: unknown): string {
   }
 }
 
-/** Lenient ISO 8601 parsing; the stored form is always `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0000–9999). */
+/**
+ * Lenient ISO 8601 parsing; the stored form is always `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0000–9999). No
+ * date needs more than MAX_LENGTH.startsAt characters, so a longer string is not parsed at all.
+ */
 export function parseStartsAt(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return undefined
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_LENGTH.startsAt) return undefined
   const date = new Date(value)
   const year = date.getUTCFullYear()
   return Number.isNaN(date.getTime()) || year < 0 || year > 9999 ? undefined : date.toISOString()
@@ -47,6 +51,7 @@ export const StartsAtInput = z
   .meta({
     type: 'string',
     format: 'date-time',
+    maxLength: MAX_LENGTH.startsAt,
     description: 'ISO 8601; UTC with an explicit offset advised.',
   })
 
@@ -93,9 +98,9 @@ export const GameDetail = z
 
 export const GameItemInput = z.object({
   startsAt: StartsAtInput,
-  sport: text('sport').default(''),
-  location: text('location').default(''),
-  label: text('label').default('Official'),
+  sport: text('sport', MAX_LENGTH.sport).default(''),
+  location: text('location', MAX_LENGTH.location).default(''),
+  label: text('label', MAX_LENGTH.label).default('Official'),
   payDollars: PayDollarsInput.default(0),
   latitude: Coordinate('latitude', 90).optional(),
   longitude: Coordinate('longitude', 180).optional(),
@@ -127,25 +132,29 @@ export const UpdateGameBody = z.object({
     .refine((s) => s === undefined, { error: 'status_not_updatable' })
     .optional()
     .meta({ description: 'Refused: supplying it answers status_not_updatable and applies nothing.' }),
-  sport: text('sport').optional(),
+  sport: text('sport', MAX_LENGTH.sport).optional(),
   startsAt: StartsAtInput.optional(),
-  location: text('location').optional(),
+  location: text('location', MAX_LENGTH.location).optional(),
+  source: SourceInput.optional(),
 })
 
 export const GameParams = z.object({ gameId: PathId('game_not_found') })
 
 export const AssignBody = z.object({
-  userId: text('userId').optional().meta({ description: 'Takes precedence over externalId.' }),
+  userId: text('userId', MAX_LENGTH.id).optional().meta({ description: 'Takes precedence over externalId.' }),
   externalId: ExternalIdInput.optional(),
   source: SourceInput.optional(),
-  positionId: text('positionId').optional().meta({ description: 'Default: the first open position.' }),
+  positionId: text('positionId', MAX_LENGTH.id)
+    .optional()
+    .meta({ description: 'Default: the first open position.' }),
 })
 
 export const UnassignQuery = z.object({
   positionId: z
     .string({ error: 'positionId_required' })
     .min(1, { error: 'positionId_required' })
-    .refine(withoutNul, { error: 'position_not_found' })
+    .max(MAX_LENGTH.id, { error: 'position_not_found' })
+    .refine(isStorableText, { error: 'position_not_found' })
     .optional()
     .meta({ description: 'Required.' }),
 })

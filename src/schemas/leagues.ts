@@ -6,9 +6,10 @@ import {
   Id,
   PathId,
   PaymentMode,
+  MAX_LENGTH,
   PaymentModeInput,
   SourceInput,
-  withoutNul,
+  isStorableText,
 } from './common.js'
 import { Game } from './games.js'
 import { Official } from './officials.js'
@@ -17,7 +18,8 @@ export const LeagueName = z
   .string({ error: (issue) => (issue.input === undefined ? 'name_required' : 'invalid_name') })
   .trim()
   .min(1, { error: 'name_required' })
-  .refine(withoutNul, { error: 'invalid_name' })
+  .max(MAX_LENGTH.name, { error: 'invalid_name' })
+  .refine(isStorableText, { error: 'invalid_name' })
 
 export const League = z
   .object({
@@ -53,6 +55,7 @@ export const UpdateLeagueBody = z.object({
   name: LeagueName.optional(),
   paymentMode: PaymentModeInput.optional(),
   currency: Currency.optional(),
+  source: SourceInput.optional(),
 })
 
 export const LeagueParams = z.object({ leagueId: PathId('league_not_found') })

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DateTime, Id, MAX_KEY_LENGTH, PathId, SourceInput, text, withoutNul } from './common.js'
+import { DateTime, Id, isStorableText, MAX_LENGTH, PathId, SourceInput, text } from './common.js'
 
 export const MembershipStatus = z.enum(['pending', 'approved', 'denied'])
 
@@ -30,13 +30,21 @@ export const UpsertOfficialBody = z.object({
   externalId: z
     .string({ error: (issue) => (issue.input === undefined ? 'externalId_required' : 'invalid_externalId') })
     .min(1, { error: 'externalId_required' })
-    .max(MAX_KEY_LENGTH, { error: 'invalid_externalId' })
-    .refine(withoutNul, { error: 'invalid_externalId' }),
+    .max(MAX_LENGTH.externalId, { error: 'invalid_externalId' })
+    .refine(isStorableText, { error: 'invalid_externalId' }),
   source: SourceInput.optional(),
-  email: text('email').max(MAX_KEY_LENGTH, { error: 'invalid_email' }).trim().toLowerCase().optional().meta({
-    description: 'Trimmed and lowercased; a placeholder is synthesized for a new user without one.',
-  }),
-  name: text('name').optional(),
+  // Bounded after trimming and lowercasing, which is what is stored (lowercasing can lengthen a string).
+  email: z
+    .string({ error: 'invalid_email' })
+    .trim()
+    .toLowerCase()
+    .max(MAX_LENGTH.email, { error: 'invalid_email' })
+    .refine(isStorableText, { error: 'invalid_email' })
+    .optional()
+    .meta({
+      description: 'Trimmed and lowercased; a placeholder is synthesized for a new user without one.',
+    }),
+  name: text('name', MAX_LENGTH.name).optional(),
   status: z
     .unknown()
     .transform((s): 'pending' | 'approved' => (s === 'pending' ? 'pending' : 'approved'))

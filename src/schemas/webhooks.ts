@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { EVENT_NAMES } from '../domain/events.js'
-import { DateTime, Id, PathId, SourceInput } from './common.js'
+import { EVENT_NAMES } from './events.js'
+import { DateTime, Id, isStorableText, MAX_LENGTH, PathId, SourceInput } from './common.js'
 
 export const MAX_DELIVERIES_LIMIT = 200
 export const DEFAULT_DELIVERIES_LIMIT = 50
@@ -14,6 +14,11 @@ export const WebhookEndpoint = z
     events: z.array(EventName).meta({ description: 'Empty: every event, including names added later.' }),
     source: z.string(),
     createdAt: DateTime,
+    disabled: z.boolean().meta({
+      description:
+        'RefDesk extension. True once every attempt has failed for the operator’s REFDESK_WEBHOOK_DISABLE_AFTER (5 days by default): nothing is sent until `POST /webhooks/{webhookId}/enable`.',
+    }),
+    disabledAt: DateTime.nullable().meta({ description: 'RefDesk extension. Since when it is disabled.' }),
   })
   .meta({ id: 'WebhookEndpoint' })
 
@@ -24,8 +29,22 @@ export const CreatedWebhookEndpoint = WebhookEndpoint.extend({
 export const CreateWebhookBody = z.object({
   url: z
     .string({ error: (issue) => (issue.input === undefined ? 'https_url_required' : 'invalid_url') })
-    .refine(isHttpsUrl, { error: 'https_url_required' })
-    .meta({ format: 'uri', description: 'An https:// URL.' }),
+    .max(MAX_LENGTH.url, { error: 'invalid_url' })
+    .refine(isStorableText, { error: 'invalid_url' })
+    .transform((value, ctx) => {
+      const href = normalizeUrl(value)
+      // Normalising can lengthen a URL (punycode, percent-encoding): the stored form is what is bounded.
+      const code =
+        href === undefined ? 'https_url_required' : href.length > MAX_LENGTH.url ? 'invalid_url' : undefined
+      if (code === undefined) return href as string
+      ctx.addIssue({ code: 'custom', message: code, input: value })
+      return z.NEVER
+    })
+    .meta({
+      format: 'uri',
+      description:
+        'An https:// URL with a host, stored as the WHATWG URL parser normalises it. A literal loopback, private, link-local or cloud-metadata address answers https_url_required. A server run with REFDESK_WEBHOOK_DEV_LOCALHOST also takes http:// on loopback (development only).',
+    }),
   events: z
     .array(z.string({ error: 'invalid_events' }), { error: 'invalid_events' })
     .superRefine((names, ctx) => {
@@ -39,16 +58,62 @@ export const CreateWebhookBody = z.object({
   source: SourceInput.optional(),
 })
 
-function isHttpsUrl(value: string): boolean {
+/**
+ * The URL's normalised form (WHATWG: lowercased scheme and host, IPv4 in dotted decimal, IPv6 compressed,
+ * default port dropped), or undefined unless it is https with a host, or http:// on loopback (which the
+ * service takes only in development mode). The parser forgives missing or extra slashes, so `https:///path`
+ * would become host `path`: the text itself must name a host right after the scheme's `//`.
+ */
+function normalizeUrl(value: string): string | undefined {
+  if (!/^https?:\/\/[^/\\]/i.test(value)) return undefined
   try {
     const url = new URL(value)
-    return url.protocol === 'https:' && url.hostname !== ''
+    if (url.hostname === '') return undefined
+    return url.protocol === 'https:' || isLoopbackHttpUrl(value) ? url.href : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/
+
+/** An http:// URL whose host is loopback (`localhost`, 127.0.0.0/8, `[::1]`). */
+export function isLoopbackHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return url.protocol === 'http:' && LOOPBACK_HOST.test(url.hostname)
   } catch {
     return false
   }
 }
 
 export const WebhookParams = z.object({ webhookId: PathId('endpoint_not_found') })
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const
+
+/** Where a page of deliveries ends: the last delivery's `createdAt` and its insertion order. */
+export interface DeliveryCursor {
+  createdAt: string
+  seq: number
+}
+
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+export const encodeCursor = (cursor: DeliveryCursor): string =>
+  Buffer.from(JSON.stringify([cursor.createdAt, cursor.seq])).toString('base64url')
+
+function decodeCursor(text: string): DeliveryCursor | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'))
+    if (!Array.isArray(value) || value.length !== 2) return undefined
+    const [createdAt, seq] = value as unknown[]
+    if (typeof createdAt !== 'string' || !CURSOR_TIME.test(createdAt)) return undefined
+    if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) return undefined
+    return { createdAt, seq }
+  } catch {
+    return undefined
+  }
+}
 
 export const DeliveriesQuery = z.object({
   limit: z.coerce
@@ -57,6 +122,23 @@ export const DeliveriesQuery = z.object({
     .min(1, { error: 'invalid_limit' })
     .max(MAX_DELIVERIES_LIMIT, { error: 'invalid_limit' })
     .default(DEFAULT_DELIVERIES_LIMIT),
+  cursor: z
+    .string({ error: 'invalid_cursor' })
+    .max(200, { error: 'invalid_cursor' })
+    .transform((text, ctx) => {
+      const cursor = decodeCursor(text)
+      if (cursor === undefined) ctx.addIssue({ code: 'custom', message: 'invalid_cursor' })
+      return cursor ?? z.NEVER
+    })
+    .optional()
+    .meta({
+      description:
+        'RefDesk extension. The previous page’s `nextCursor`, unchanged: the page after it. Pages never repeat or skip a delivery, however many arrive meanwhile.',
+    }),
+  status: z
+    .enum(DELIVERY_STATUSES, { error: 'invalid_status_filter' })
+    .optional()
+    .meta({ description: 'RefDesk extension. Only deliveries with this status.' }),
 })
 
 export const Delivery = z
@@ -65,7 +147,7 @@ export const Delivery = z
     endpointId: Id,
     eventId: z.string(),
     event: EventName,
-    status: z.enum(['pending', 'succeeded', 'failed']),
+    status: z.enum(DELIVERY_STATUSES),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),
     lastError: z.string().nullable(),
@@ -75,6 +157,45 @@ export const Delivery = z
     deliveredAt: DateTime.nullable(),
   })
   .meta({ id: 'Delivery' })
+
+export const DeliveryPage = {
+  nextCursor: z.string().nullable().meta({
+    description: 'RefDesk extension. Pass it as `cursor` for the next (older) page; null on the last page.',
+    example: 'WyIyMDI2LTA0LTIxVDEyOjAwOjAwLjAwMFoiLDQyXQ',
+  }),
+}
+
+export const DeliveryParams = WebhookParams.extend({ deliveryId: PathId('delivery_not_found') })
+
+export const TestEventBody = z.object({
+  event: z
+    .string({ error: 'invalid_event' })
+    .refine((name) => (EVENT_NAMES as readonly string[]).includes(name), {
+      error: (issue) => `unknown_event:${String(issue.input).slice(0, 200)}`,
+    })
+    .transform((name) => name as z.infer<typeof EventName>)
+    .meta({ description: 'The event to send an example of.', enum: [...EVENT_NAMES] }),
+})
+
+/** How far back `recover` reaches. */
+export const RECOVER_WINDOW_DAYS = 14
+
+export const RecoverBody = z.object({
+  since: z
+    .string({ error: 'invalid_since' })
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/, { error: 'invalid_since' })
+    .refine((text) => !Number.isNaN(Date.parse(text)), { error: 'invalid_since' })
+    .meta({
+      format: 'date-time',
+      description: `Deliveries created at or after this time (ISO 8601 with a zone), at most ${RECOVER_WINDOW_DAYS} days back.`,
+    }),
+})
+
+export const Recovered = z
+  .object({
+    recovered: z.number().int().meta({ description: 'Failed deliveries queued for another attempt.' }),
+  })
+  .meta({ id: 'Recovered' })
 
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>
 export type CreatedWebhookEndpoint = z.infer<typeof CreatedWebhookEndpoint>

@@ -35,6 +35,16 @@ export function listKeys(db: Kysely<Db>): Promise<ApiKeyRow[]> {
   return db.selectFrom('api_keys').selectAll().orderBy('seq').execute()
 }
 
+/** Sets the last use, unless another request of the same key did so after `staleBefore`. */
+export async function noteUse(db: Kysely<Db>, id: string, at: string, staleBefore: string): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<=', staleBefore)]))
+    .execute()
+}
+
 export async function revokeKey(db: Kysely<Db>, id: string, at: string): Promise<void> {
   await db
     .updateTable('api_keys')

@@ -1,12 +1,13 @@
 // openDatabase(url): one Kysely handle over embedded SQLite (`file:PATH`) or PostgreSQL (`postgres://…`).
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely'
 import type { DatabaseConnection, SqliteDatabase, SqliteStatement } from 'kysely'
 import pg from 'pg'
-import { isPostgresUrl, sqlitePath } from '../database-url.js'
+import { isPostgresUrl, sqlitePath, unsupportedDatabaseUrl } from './database-url.js'
 import { migrationProvider } from './migrations/index.js'
+import { listenForWork, onWork, type Listener } from './outbox.js'
 import type { Db } from './tables.js'
 
 export type DialectName = 'sqlite' | 'postgres'
@@ -14,8 +15,16 @@ export type DialectName = 'sqlite' | 'postgres'
 export interface Database {
   readonly db: Kysely<Db>
   readonly dialect: DialectName
-  migrate(): Promise<void>
+  /** Applies pending migrations; answers the names of those it applied, in order (none when up to date). */
+  migrate(): Promise<string[]>
   ping(): Promise<void>
+  /**
+   * Calls `listener` whenever deliveries are announced: by this process, and on PostgreSQL by any
+   * process (LISTEN on a connection of its own, which reconnects and calls `listener` after a drop).
+   */
+  listenForWork(listener: () => void, onError: (error: unknown) => void): Listener
+  /** The PostgreSQL pool's connections; undefined on SQLite, which has one embedded connection. */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined
   close(): Promise<void>
 }
 
@@ -36,12 +45,45 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-export function openDatabase(url: string): Database {
-  return isPostgresUrl(url) ? openPostgres(url) : openSqlite(sqlitePath(url))
+export interface OpenOptions {
+  /**
+   * Whether a SQLite file that does not exist may be created (the default). Off, its absence is an error
+   * naming the path: a command run from the wrong directory must not start an empty database.
+   */
+  readonly create?: boolean
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Database {
+  const unsupported = unsupportedDatabaseUrl(url)
+  if (unsupported !== null) throw new Error(unsupported)
+  if (isPostgresUrl(url)) return openPostgres(url)
+  const path = sqlitePath(url)
+  if (path !== ':memory:') ensureFile(path, options.create ?? true)
+  return openSqlite(path)
+}
+
+/**
+ * The file holds webhook signing secrets and officials' email addresses: a directory made for it is 0700
+ * and the file is created 0600 before SQLite opens it. SQLite gives the -wal and -shm files the database
+ * file's mode, so they are 0600 too. An existing file keeps the mode its operator gave it.
+ */
+function ensureFile(path: string, create: boolean): void {
+  if (existsSync(path)) return
+  if (!create)
+    throw new Error(
+      `no database at ${path}: \`refdesk migrate\` (or \`refdesk serve\`) creates it; to use another, pass --database or set DATABASE_URL`,
+    )
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  try {
+    // An empty file is an empty SQLite database.
+    writeFileSync(path, '', { flag: 'wx', mode: 0o600 })
+  } catch (error) {
+    // Another process created it between the check and here: theirs is as good.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
 }
 
 function openSqlite(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new SQLite(path)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = FULL')
@@ -54,7 +96,16 @@ function openSqlite(path: string): Database {
     const statement = statements.prepare(query.sql)
     return statement.reader ? statement.all(query.parameters) : undefined
   })
-  return handle(db, 'sqlite')
+  return handle(
+    db,
+    'sqlite',
+    (listener) => {
+      const off = onWork(listener)
+      return { close: async () => off() }
+    },
+    () => undefined,
+    (error) => error,
+  )
 }
 
 type DirectReader = (query: CompiledQuery) => unknown[] | Promise<unknown[]> | undefined
@@ -156,10 +207,63 @@ function openPostgres(url: string): Database {
       .query<unknown[]>({ name, text: query.sql, values: [...query.parameters], rowMode: 'array' })
       .then((result) => result.rows.map((statement.toRow ??= rowBuilder(result.fields.map((f) => f.name)))))
   })
-  return handle(db, 'postgres')
+  return handle(
+    db,
+    'postgres',
+    (listener, onError) => {
+      const off = onWork(listener)
+      const remote = listenForWork(url, listener, onError)
+      return {
+        async close() {
+          off()
+          await remote.close()
+        },
+      }
+    },
+    () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    (error) => unreachable(error, serverOf(url)) ?? error,
+  )
 }
 
-function handle(db: Kysely<Db>, dialect: DialectName): Database {
+// Failures to connect at all, as opposed to a server that answers with a refusal (password, database).
+const NETWORK_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+])
+
+/** host:port as the pool connects to it (the URL's, or a `?host=` socket directory; 5432 by default). */
+function serverOf(url: string): string {
+  const parsed = new URL(url)
+  return `${parsed.hostname || parsed.searchParams.get('host') || 'localhost'}:${parsed.port || '5432'}`
+}
+
+/**
+ * A connection failure named with the server it tried: `localhost` tries ::1 and 127.0.0.1 and fails
+ * with an AggregateError whose own message is empty.
+ */
+function unreachable(error: unknown, server: string): Error | undefined {
+  const errors: unknown[] = error instanceof AggregateError ? error.errors : [error]
+  const code = errors
+    .map((e) => (e as NodeJS.ErrnoException | undefined)?.code)
+    .find((c) => c !== undefined && NETWORK_ERRORS.has(c))
+  return code === undefined
+    ? undefined
+    : new Error(`cannot reach PostgreSQL at ${server} (${code})`, { cause: error })
+}
+
+function handle(
+  db: Kysely<Db>,
+  dialect: DialectName,
+  listen: Database['listenForWork'],
+  poolStats: Database['poolStats'],
+  /** The error to report for one the driver threw (an unreachable server, named). */
+  explain: (error: unknown) => unknown,
+): Database {
   // Kysely re-opens a destroyed driver on the next query; a closed handle must stay closed (readiness).
   let closed = false
   return {
@@ -169,12 +273,22 @@ function handle(db: Kysely<Db>, dialect: DialectName): Database {
       const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest()
       if (error) {
         const failed = results?.find((r) => r.status === 'Error')?.migrationName
-        throw new Error(`migration ${failed ?? '(unknown)'} failed`, { cause: error })
+        // No migration named: none ran, the database itself failed (unreachable, refused the login).
+        throw failed === undefined
+          ? explain(error)
+          : new Error(`migration ${failed} failed`, { cause: error })
       }
+      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
     },
+    listenForWork: listen,
+    poolStats,
     async ping() {
       if (closed) throw new Error('database closed')
-      await sql`select 1`.execute(db)
+      try {
+        await sql`select 1`.execute(db)
+      } catch (error) {
+        throw explain(error)
+      }
     },
     async close() {
       if (closed) return

@@ -1,9 +1,8 @@
 import type { Kysely, Transaction } from 'kysely'
 import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
-import type { Caller } from '../domain/caller.js'
 import { prepared } from './prepared.js'
-import { leagueInScope, scopeParams, type Scope } from './scope.js'
+import { leagueInScope, scopeParams, type Scope, type ScopeParams } from './scope.js'
 import type { Db, GameRow, GameStatus, GameUpdate, NewGame } from './tables.js'
 
 const gameColumns = [
@@ -22,7 +21,7 @@ const gameColumns = [
   'games.updated_at',
 ] as const
 
-const gameInScope = prepared((db, p: Scope & { id: string }) =>
+const gameInScope = prepared((db, p: ScopeParams & { id: string }) =>
   db
     .selectFrom('games')
     .innerJoin('leagues', 'leagues.id', 'games.league_id')
@@ -32,9 +31,9 @@ const gameInScope = prepared((db, p: Scope & { id: string }) =>
 )
 
 /** A game whose league is in the caller's scope. */
-export function findGameInScope(db: Kysely<Db>, caller: Caller, id: string): Promise<GameRow | undefined> {
-  if (caller.kind === 'app') return findGame(db, id)
-  return gameInScope.takeFirst(db, { ...scopeParams(caller), id })
+export function findGameInScope(db: Kysely<Db>, scope: Scope, id: string): Promise<GameRow | undefined> {
+  if (scope.kind === 'app') return findGame(db, id)
+  return gameInScope.takeFirst(db, { ...scopeParams(scope), id })
 }
 
 export function findGame(db: Kysely<Db>, id: string): Promise<GameRow | undefined> {
@@ -116,16 +115,30 @@ export async function insertGames(trx: Transaction<Db>, rows: readonly NewGame[]
   await insertRows(trx, 'games', GAME_COLUMNS, rows)
 }
 
-// Rows name existing pairs, so every row takes the DO UPDATE branch; a pair of another league's game
-// would be left untouched.
-const REWRITE_ON_CONFLICT = ` on conflict ("source", "external_id") do update set "sport" = excluded."sport",
-  "starts_at" = excluded."starts_at", "location" = excluded."location", "latitude" = excluded."latitude",
-  "longitude" = excluded."longitude", "updated_at" = excluded."updated_at"
-  where "games"."league_id" = excluded."league_id"`
-
-/** Rewrites existing games' sport, startsAt, location, coordinates and updated_at, in few statements. */
+/**
+ * Rewrites existing games' sport, startsAt, location, coordinates and updated_at in one statement. Rows
+ * name existing pairs, so every row takes the DO UPDATE branch; a pair of another league's game would be
+ * left untouched.
+ */
 export async function rewriteGames(trx: Transaction<Db>, rows: readonly NewGame[]): Promise<void> {
-  await insertRows(trx, 'games', GAME_COLUMNS, rows, REWRITE_ON_CONFLICT)
+  if (rows.length === 0) return
+  await trx
+    .insertInto('games')
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .columns(['source', 'external_id'])
+        .doUpdateSet((eb) => ({
+          sport: eb.ref('excluded.sport'),
+          starts_at: eb.ref('excluded.starts_at'),
+          location: eb.ref('excluded.location'),
+          latitude: eb.ref('excluded.latitude'),
+          longitude: eb.ref('excluded.longitude'),
+          updated_at: eb.ref('excluded.updated_at'),
+        }))
+        .where((eb) => eb('games.league_id', '=', eb.ref('excluded.league_id'))),
+    )
+    .execute()
 }
 
 export function updateGame(

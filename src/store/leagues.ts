@@ -1,25 +1,20 @@
 import type { Kysely } from 'kysely'
-import type { Caller } from '../domain/caller.js'
 import { prepared } from './prepared.js'
-import { leagueInScope, scopeParams, type Scope } from './scope.js'
+import { leagueInScope, scopeParams, type Scope, type ScopeParams } from './scope.js'
 import type { Db, LeagueRow, NewLeague } from './tables.js'
 
-const leagueInScopeById = prepared((db, p: Scope & { id: string }) =>
+const leagueInScopeById = prepared((db, p: ScopeParams & { id: string }) =>
   db.selectFrom('leagues').selectAll().where('id', '=', p.id).where(leagueInScope(p)),
 )
 
-export function findLeagueInScope(
-  db: Kysely<Db>,
-  caller: Caller,
-  id: string,
-): Promise<LeagueRow | undefined> {
-  if (caller.kind === 'app') return findLeague(db, id)
-  return leagueInScopeById.takeFirst(db, { ...scopeParams(caller), id })
+export function findLeagueInScope(db: Kysely<Db>, scope: Scope, id: string): Promise<LeagueRow | undefined> {
+  if (scope.kind === 'app') return findLeague(db, id)
+  return leagueInScopeById.takeFirst(db, { ...scopeParams(scope), id })
 }
 
 export type LeagueWithCounts = LeagueRow & { game_count: number; member_count: number }
 
-export async function listLeaguesInScope(db: Kysely<Db>, caller: Caller): Promise<LeagueWithCounts[]> {
+export async function listLeaguesInScope(db: Kysely<Db>, scope: Scope): Promise<LeagueWithCounts[]> {
   const rows = await db
     .selectFrom('leagues')
     .selectAll('leagues')
@@ -35,7 +30,7 @@ export async function listLeaguesInScope(db: Kysely<Db>, caller: Caller): Promis
         .whereRef('memberships.league_id', '=', 'leagues.id')
         .as('member_count'),
     ])
-    .where(leagueInScope(caller))
+    .where(leagueInScope(scope))
     .orderBy('leagues.seq', 'desc')
     .execute()
   return rows.map((r) => ({ ...r, game_count: Number(r.game_count), member_count: Number(r.member_count) }))
@@ -45,19 +40,19 @@ export function insertLeague(db: Kysely<Db>, row: NewLeague): Promise<LeagueRow>
   return db.insertInto('leagues').values(row).returningAll().executeTakeFirstOrThrow()
 }
 
-/** Insert, or rewrite name, paymentMode and currency of the league with the same (source, externalId). */
-export function upsertLeague(db: Kysely<Db>, row: NewLeague): Promise<LeagueRow> {
+/**
+ * Insert, or rewrite `changes` (the name and whichever of paymentMode and currency the caller gave) on the
+ * league with the same (source, externalId).
+ */
+export function upsertLeague(
+  db: Kysely<Db>,
+  row: NewLeague,
+  changes: Pick<LeagueRow, 'name' | 'updated_at'> & Partial<Pick<LeagueRow, 'payment_mode' | 'currency'>>,
+): Promise<LeagueRow> {
   return db
     .insertInto('leagues')
     .values(row)
-    .onConflict((oc) =>
-      oc.columns(['source', 'external_id']).doUpdateSet({
-        name: row.name,
-        payment_mode: row.payment_mode,
-        currency: row.currency,
-        updated_at: row.updated_at,
-      }),
-    )
+    .onConflict((oc) => oc.columns(['source', 'external_id']).doUpdateSet(changes))
     .returningAll()
     .executeTakeFirstOrThrow()
 }

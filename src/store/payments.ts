@@ -5,6 +5,25 @@ export function findPayment(db: Kysely<Db>, id: string): Promise<PaymentRow | un
   return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
+/** A payment with its position's label and the game it is for. */
+export type PaymentWithGameRow = PaymentRow & {
+  label: string
+  game_id: string
+  starts_at: string
+  sport: string
+  location: string
+}
+
+/** Payments joined to their position and game: what an official's earnings and a league's ledger show. */
+export function selectPaymentsWithGame(db: Kysely<Db>) {
+  return db
+    .selectFrom('payments')
+    .innerJoin('positions', 'positions.id', 'payments.position_id')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .selectAll('payments')
+    .select(['positions.label', 'games.id as game_id', 'games.starts_at', 'games.sport', 'games.location'])
+}
+
 /** The payout ledger of a league, newest first. */
 export function listPayments(db: Kysely<Db>, leagueId: string): Promise<PaymentRow[]> {
   return db

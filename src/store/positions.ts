@@ -2,9 +2,8 @@ import type { Kysely, Transaction } from 'kysely'
 import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import { prepared } from './prepared.js'
-import type { Caller } from '../domain/caller.js'
 import { findGame } from './games.js'
-import { leagueInScope, scopeParams, type Scope } from './scope.js'
+import { leagueInScope, scopeParams, type Scope, type ScopeParams } from './scope.js'
 import type { ClaimRow, Db, GameRow, PaymentRow, PositionRow, PositionStatus, UserRow } from './tables.js'
 
 /** Positions of the given games in creation order. */
@@ -157,7 +156,7 @@ export async function listPositionDetails(db: Kysely<Db>, gameId: string): Promi
   return (await positionDetailsOfGame.execute(db, { gameId })).flatMap((r) => toPositionDetail(r) ?? [])
 }
 
-const gameDetailInScope = prepared((db, p: Scope & { gameId: string }) =>
+const gameDetailInScope = prepared((db, p: ScopeParams & { gameId: string }) =>
   db
     .selectFrom('games')
     .innerJoin('leagues', 'leagues.id', 'games.league_id')
@@ -175,14 +174,14 @@ const gameDetailInScope = prepared((db, p: Scope & { gameId: string }) =>
 /** A game in the caller's scope with its positions' details, in one query (GET /games/{id}). */
 export async function findGameDetailInScope(
   db: Kysely<Db>,
-  caller: Caller,
+  scope: Scope,
   gameId: string,
 ): Promise<{ game: GameRow; positions: PositionDetailRow[] } | undefined> {
-  if (caller.kind === 'app') {
+  if (scope.kind === 'app') {
     const game = await findGame(db, gameId)
     return game && { game, positions: await listPositionDetails(db, gameId) }
   }
-  const rows = await gameDetailInScope.execute(db, { ...scopeParams(caller), gameId })
+  const rows = await gameDetailInScope.execute(db, { ...scopeParams(scope), gameId })
   const [first] = rows
   if (!first) return undefined
   const game: GameRow = {

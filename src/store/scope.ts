@@ -1,28 +1,32 @@
-// The one scope rule in SQL: a partner sees leagues of its source plus leagues granted to its key.
+// The one scope rule in SQL: a partner sees leagues of its source plus leagues granted to its key; the
+// application itself (the in-app console and the app's own rules) sees every league.
 import type { ExpressionBuilder } from 'kysely'
-import type { Caller } from '../domain/caller.js'
 import type { Db } from './tables.js'
 
-/** What a partner's scope depends on; a PartnerCaller is one, and so are prepared-query parameters. */
-export type Scope = {
+/** What a partner's scope depends on; also the parameters of prepared scoped queries (hence a type). */
+export type ScopeParams = {
   readonly source: string
   readonly grantedLeagueIds: readonly string[]
 }
 
+export type PartnerScope = ScopeParams & { readonly kind: 'partner' }
+
+export type Scope = PartnerScope | { readonly kind: 'app' }
+
 /** A `where` filter for any query that has `leagues` among its tables. */
-export function leagueInScope(caller: Caller | Scope) {
+export function leagueInScope(scope: Scope | ScopeParams) {
   return <TB extends keyof Db>(builder: ExpressionBuilder<Db, TB | 'leagues'>) => {
     const eb = builder as unknown as ExpressionBuilder<Db, 'leagues'>
-    if ('kind' in caller && caller.kind === 'app') return eb.and([])
-    const scope = caller as Scope
-    const ownSource = eb('leagues.source', '=', scope.source)
-    return scope.grantedLeagueIds.length === 0
+    if ('kind' in scope && scope.kind === 'app') return eb.and([])
+    const { source, grantedLeagueIds } = scope as ScopeParams
+    const ownSource = eb('leagues.source', '=', source)
+    return grantedLeagueIds.length === 0
       ? ownSource
-      : eb.or([ownSource, eb('leagues.id', 'in', scope.grantedLeagueIds)])
+      : eb.or([ownSource, eb('leagues.id', 'in', grantedLeagueIds)])
   }
 }
 
-export const scopeParams = (scope: Scope): Scope => ({
+export const scopeParams = (scope: ScopeParams): ScopeParams => ({
   source: scope.source,
   grantedLeagueIds: scope.grantedLeagueIds,
 })

@@ -31,6 +31,10 @@ export interface ApiKeysTable {
   organizer_id: string
   created_at: Time
   revoked_at: Time | null
+  /** The first 8 characters after `key_`; null for keys issued before it was kept. */
+  prefix: string | null
+  /** Updated at most once a minute per key (see domain/api-keys.ts). */
+  last_used_at: Time | null
 }
 
 export interface KeyGrantsTable {
@@ -124,6 +128,10 @@ export interface OutboxEventsTable {
   /** JSON text of the event's `data`. */
   data: string
   created_at: Time
+  /** When the dispatcher expanded the event into deliveries; null until then. */
+  fanned_out_at: Time | null
+  /** 1 for an example sent by POST /webhooks/{webhookId}/test (its envelope says `"test": true`). */
+  test: Generated<number>
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed'
@@ -139,6 +147,10 @@ export interface WebhookEndpointsTable {
   events: string
   secret: string
   created_at: Time
+  /** Since when every recorded attempt has failed; null after a success. */
+  failing_since: Generated<Time | null>
+  /** When the endpoint was disabled for failing too long; null while enabled. */
+  disabled_at: Generated<Time | null>
 }
 
 export interface WebhookDeliveriesTable {
@@ -168,6 +180,59 @@ export interface WebhookAttemptsTable {
   duration_ms: number
 }
 
+/** The app's tables (migration 0003). A person is an email address; secrets are stored as SHA-256 hex. */
+export interface SignInLinksTable {
+  seq: Generated<number>
+  token_hash: string
+  email: string
+  created_at: Time
+  expires_at: Time
+  used_at: Time | null
+}
+
+export interface SignInLimitsTable {
+  /** `address:<sha256>` or `client:<sha256>`. */
+  key: string
+  window_started_at: Time
+  hits: number
+}
+
+export interface SessionsTable {
+  seq: Generated<number>
+  token_hash: string
+  email: string
+  created_at: Time
+  expires_at: Time
+}
+
+export interface ProfilesTable {
+  seq: Generated<number>
+  email: string
+  time_zone: string
+  created_at: Time
+  updated_at: Time
+}
+
+export interface CalendarFeedsTable {
+  seq: Generated<number>
+  email: string
+  token_hash: string
+  created_at: Time
+}
+
+export type IdempotencyStatus = 'running' | 'completed'
+
+export interface IdempotencyKeysTable {
+  seq: Generated<number>
+  api_key_id: string
+  idempotency_key: string
+  fingerprint: string
+  status: IdempotencyStatus
+  response_status: number | null
+  response_body: string | null
+  created_at: Time
+}
+
 export interface Db {
   users: UsersTable
   api_keys: ApiKeysTable
@@ -182,6 +247,12 @@ export interface Db {
   webhook_endpoints: WebhookEndpointsTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
+  sign_in_links: SignInLinksTable
+  sign_in_limits: SignInLimitsTable
+  sessions: SessionsTable
+  profiles: ProfilesTable
+  calendar_feeds: CalendarFeedsTable
+  idempotency_keys: IdempotencyKeysTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -202,3 +273,4 @@ export type NewWebhookEndpoint = Insertable<WebhookEndpointsTable>
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>
 export type NewDelivery = Insertable<WebhookDeliveriesTable>
 export type NewAttempt = Insertable<WebhookAttemptsTable>
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>

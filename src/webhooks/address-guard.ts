@@ -57,6 +57,15 @@ export function parseAllowPrivate(value: string | undefined): AddressPolicy {
   return { allowAll: false, allowed }
 }
 
+const LOOPBACK: readonly [Address, number][] = ['127.0.0.0/8', '::1/128'].map((cidr) =>
+  ipaddr.parseCIDR(cidr),
+)
+
+/** The policy with loopback let through too (REFDESK_WEBHOOK_DEV_LOCALHOST). */
+export function withLoopback(policy: AddressPolicy): AddressPolicy {
+  return { allowAll: policy.allowAll, allowed: [...policy.allowed, ...LOOPBACK] }
+}
+
 const inAny = (ip: Address, list: readonly [Address, number][]) =>
   list.some(([base, bits]) => base.kind() === ip.kind() && ip.match(base, bits))
 
@@ -78,6 +87,16 @@ export function refusalReason(address: string, policy: AddressPolicy): string | 
 export function literalAddress(hostname: string): string | undefined {
   const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname
   return isIP(host) === 0 ? undefined : host
+}
+
+/**
+ * Why registering a URL with this host must be refused: a literal address the policy refuses (the URL
+ * parser has already normalised decimal, octal, hex and IPv4-mapped forms). Names pass: they are checked
+ * when a delivery connects, since what they resolve to can change.
+ */
+export function hostRefusal(hostname: string, policy: AddressPolicy): string | null {
+  const literal = literalAddress(hostname)
+  return literal === undefined ? null : refusalReason(literal, policy)
 }
 
 export function guardedLookup(policy: AddressPolicy): LookupFunction {

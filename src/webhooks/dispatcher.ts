@@ -1,23 +1,37 @@
-// The dispatcher: leases due deliveries in batches, sends them with bounded concurrency (overall and per
-// endpoint, so a slow endpoint cannot starve the rest), records every attempt and schedules the next one.
-// Wakes on new deliveries in this process, on PostgreSQL NOTIFY from any process, on its own retry
-// timers, and otherwise polls. Any number of dispatchers can share one database: a row is worked under a
-// lease, and a lease left by a killed dispatcher expires so another one retries it with the same
-// `webhook-id`.
+// The dispatcher's lease loop: expands recorded events into deliveries (`fanOut`), leases due deliveries
+// in batches, sends them with bounded concurrency
+// (overall and per endpoint, so a slow endpoint cannot starve the rest), records every attempt and
+// schedules the next one. Wakes on announced deliveries (this process, or any process over PostgreSQL
+// LISTEN), on its own retry timers, and otherwise polls. Any number of dispatchers can share one
+// database: a row is worked under a lease, and a lease left by a killed dispatcher expires so another one
+// retries it with the same `webhook-id`.
 //
 // Throughput comes from touching the database rarely: one lease statement brings a batch sized to what
-// each endpoint can take before the lease runs out (learned from its recent attempt times), the batch is
-// sent from memory, and finished attempts share group commits.
+// each endpoint can take before the lease runs out (`Pacing`), the batch is sent from memory
+// (`EndpointQueues`), and finished attempts share group commits (`groupCommit`).
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import type { Kysely } from 'kysely'
-import type { WebhookSettings } from '../config.js'
-import { isPostgresUrl } from '../database-url.js'
+import type { Agent } from 'undici'
+import { systemClock, type Clock } from '../clock.js'
+import {
+  webhookAttempts,
+  webhookDeliveries,
+  webhookDeliveryLag,
+  webhookInFlight,
+  webhookLeased,
+  webhookLeasesLost,
+} from '../metrics.js'
+import type { Database } from '../store/database.js'
 import * as deliveries from '../store/deliveries.js'
-import { listenForDeliveries, onDeliveries, type Listener } from '../store/outbox.js'
-import type { Db } from '../store/tables.js'
+import type { Listener } from '../store/outbox.js'
+import { Alarm } from './alarm.js'
 import { attempt, createAgent } from './deliver.js'
-import { nextAttemptDelay } from './retry-schedule.js'
+import { EndpointQueues } from './endpoint-queues.js'
+import { FAN_OUT_BATCH, fanOut } from './fan-out.js'
+import { groupCommit, type GroupCommit } from './group-commit.js'
+import { outcomeOf } from './outcome.js'
+import { MAX_BATCH_FACTOR, Pacing } from './pacing.js'
+import { DEFAULT_DISABLE_AFTER_MS, type WebhookSettings } from './settings.js'
 
 export interface DispatcherLog {
   debug?(obj: object, msg: string): void
@@ -27,15 +41,16 @@ export interface DispatcherLog {
 }
 
 export interface DispatcherOptions {
-  db: Kysely<Db>
+  /** The database handle: its queries, and its wake-ups when deliveries are announced. */
+  database: Pick<Database, 'db' | 'listenForWork'>
   settings: WebhookSettings
-  /** A postgres:// URL turns on LISTEN/NOTIFY wake-ups. */
-  databaseUrl?: string
   /** Trust these CAs instead of the default store (tests). */
   ca?: string | Buffer
   log?: DispatcherLog
   /** How long a lease holds; default twice the timeout plus a second. */
   leaseMs?: number
+  /** Judges endpoint health (disable after failing `settings.disableAfterMs`); tests move it. */
+  clock?: Clock
 }
 
 export interface Dispatcher {
@@ -49,9 +64,6 @@ export interface Dispatcher {
 const silent: DispatcherLog = { info() {}, warn() {}, error() {} }
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** An endpoint's queue holds at most this many times its concurrency of leased, unsent deliveries. */
-const MAX_BATCH_FACTOR = 128
-
 /** How long a finished attempt may wait for others to share its commit, and how many may share one. */
 const RECORD_WINDOW_MS = 25
 const RECORD_BATCH = 256
@@ -63,366 +75,281 @@ const RECORD_BATCH = 256
  */
 const MAX_UNRECORDED = 2 * RECORD_BATCH
 
-/** Endpoints whose pace is remembered between their queues; older ones start afresh. */
-const PACE_ENTRIES = 10_000
-
-/** What this dispatcher holds for one endpoint: leased jobs waiting and attempts in flight. */
-interface EndpointQueue {
-  waiting: deliveries.DeliveryJob[]
-  active: number
-  /** The last lease found fewer due rows than this queue had room for. */
-  drained: boolean
+/** An attempt's outcome in the metrics, once recorded (a lost lease's outcome counts only as lost). */
+function countOutcome(recorded: boolean, outcome: deliveries.AttemptOutcome, committedAt: number): void {
+  if (!recorded) return webhookLeasesLost.inc()
+  const error = outcome.attempt.error
+  // `address_refused:<reason>` keeps its class; the reasons are many and only the logs need them.
+  webhookAttempts.inc({ result: error === null || error === undefined ? 'succeeded' : error.split(':')[0] })
+  if (outcome.status === 'pending') return
+  webhookDeliveries.inc({ outcome: outcome.status })
+  if (outcome.deliveredAt !== null) {
+    webhookDeliveryLag.observe((Date.parse(outcome.deliveredAt) - committedAt) / 1000)
+  }
 }
 
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
-  const { db, settings } = options
-  const log = options.log ?? silent
-  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
-  const leaseMs = options.leaseMs ?? settings.timeoutMs * 2 + 1000
-  const agent = createAgent({
-    policy: settings.policy,
-    timeoutMs: settings.timeoutMs,
-    connectionsPerOrigin: settings.perEndpointConcurrency,
-    ...(options.ca !== undefined && { ca: options.ca }),
-  })
-  // An attempt must finish inside its lease, or another dispatcher could send the same delivery meanwhile.
-  const leaseMargin = Math.min(settings.timeoutMs + 1000, leaseMs / 2)
-  const queues = new Map<string, EndpointQueue>()
-  /** Every unfinished job (sending or waiting to be recorded), by delivery id. */
-  const inFlight = new Map<string, Promise<void>>()
-  // Aborts every attempt still in flight when the stop's grace period ends.
-  const abort = new AbortController()
-  /** Recent attempt time (ms, moving average) per endpoint, least recently updated first. */
-  const pace = new Map<string, number>()
-  let waitingCount = 0
-  let sending = 0
-  let stopping = false
-  let pumping: Promise<void> | undefined
-  let again = false
-  let timer: NodeJS.Timeout | undefined
-  let timerAt = Infinity
+  const loop = new LeaseLoop(options)
+  loop.wake()
+  return { owner: loop.owner, wake: () => loop.wake(), stop: (graceMs) => loop.stop(graceMs) }
+}
 
-  // Every wake-up but a finished attempt may mean deliveries for endpoints this dispatcher holds nothing of.
-  let anyEndpoint = true
-  const wake = () => {
-    anyEndpoint = true
-    refill()
-  }
-  const refill = () => {
-    if (stopping) return
-    if (pumping) {
-      again = true
-      return
-    }
-    pumping = pump().finally(() => {
-      pumping = undefined
-      if (again) refill()
+class LeaseLoop {
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
+  private readonly db: DispatcherOptions['database']['db']
+  private readonly settings: WebhookSettings
+  private readonly log: DispatcherLog
+  private readonly leaseMs: number
+  /** An attempt must finish inside its lease, or another dispatcher could send it meanwhile. */
+  private readonly leaseMargin: number
+  /**
+   * How long the last lease took to reach this loop (statement and job load). A lease is granted from the
+   * time it was asked for, so a slow database eats into it; stretching the next lease by this much keeps a
+   * loaded database from handing every job back as "near its lease's end", round after round.
+   */
+  private leaseLatency = 0
+  private readonly agent: Agent
+  private readonly pacing: Pacing
+  private readonly queues = new EndpointQueues()
+  private readonly recorder: GroupCommit<deliveries.AttemptOutcome, boolean>
+  private readonly alarm = new Alarm(() => this.wake())
+  private readonly listener: Listener
+  /** Every unfinished job (sending or waiting to be recorded), by delivery id, with its lease's end. */
+  private readonly inFlight = new Map<string, { done: Promise<void>; leaseUntil: string }>()
+  /** Aborts every attempt still in flight when the stop's grace period ends. */
+  private readonly abort = new AbortController()
+  private stopping = false
+  private pumping: Promise<void> | undefined
+  private again = false
+  /** Every wake-up but a finished attempt may mean deliveries for endpoints this loop holds nothing of. */
+  private anyEndpoint = true
+  /** Every wake-up but a finished attempt may mean recorded events still to expand. */
+  private unexpanded = true
+
+  constructor(options: DispatcherOptions) {
+    this.db = options.database.db
+    this.settings = options.settings
+    this.log = options.log ?? silent
+    this.leaseMs = options.leaseMs ?? this.settings.timeoutMs * 2 + 1000
+    this.leaseMargin = Math.min(this.settings.timeoutMs + 1000, this.leaseMs / 2)
+    this.agent = createAgent({
+      policy: this.settings.policy,
+      timeoutMs: this.settings.timeoutMs,
+      connectionsPerOrigin: this.settings.perEndpointConcurrency,
+      ...(options.ca !== undefined && { ca: options.ca }),
     })
-  }
-
-  const unsubscribe = onDeliveries(wake)
-  const listener: Listener | undefined =
-    options.databaseUrl !== undefined && isPostgresUrl(options.databaseUrl)
-      ? listenForDeliveries(options.databaseUrl, wake, (err) =>
-          log.warn({ err }, 'webhook LISTEN connection'),
-        )
-      : undefined
-
-  function arm(at: number) {
-    if (stopping || at >= timerAt) return
-    clearTimeout(timer)
-    timerAt = at
-    timer = setTimeout(
-      () => {
-        timerAt = Infinity
-        wake()
-      },
-      Math.max(0, at - Date.now()),
+    this.pacing = new Pacing(this.settings.perEndpointConcurrency, this.leaseMs)
+    const clock = options.clock ?? systemClock
+    const disableAfterMs = this.settings.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS
+    const health = () => {
+      const now = clock.now()
+      return { now: iso(now), disableFailingSince: iso(now - disableAfterMs) }
+    }
+    this.recorder = groupCommit((outcomes) => deliveries.recordAttempts(this.db, outcomes, health()), {
+      windowMs: RECORD_WINDOW_MS,
+      maxBatch: RECORD_BATCH,
+    })
+    this.listener = options.database.listenForWork(
+      () => this.wake(),
+      (err) => this.log.warn({ err }, 'webhook LISTEN connection'),
     )
   }
 
-  /**
-   * How many deliveries an endpoint's queue may hold (waiting plus in flight): as many as its connections
-   * can send within half a lease at its recent pace, so a slow endpoint gets no more than it can use.
-   */
-  function capacity(endpointId: string | undefined): number {
-    const perEndpoint = settings.perEndpointConcurrency
-    const averageMs = endpointId === undefined ? undefined : pace.get(endpointId)
-    if (averageMs === undefined) return perEndpoint
-    const rounds = Math.floor(leaseMs / 2 / Math.max(averageMs, 1))
-    return perEndpoint * Math.min(Math.max(rounds, 1), MAX_BATCH_FACTOR)
+  wake(): void {
+    this.anyEndpoint = this.unexpanded = true
+    this.refill()
   }
 
-  async function pump() {
+  /** One pump at a time; a request while it runs makes it go round again. */
+  private refill(): void {
+    if (this.stopping) return
+    if (this.pumping) {
+      this.again = true
+      return
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = undefined
+      if (this.again) this.refill()
+    })
+  }
+
+  private async pump(): Promise<void> {
+    const poll = () => this.alarm.arm(Date.now() + this.settings.pollIntervalMs)
     try {
       let scanned = false
       do {
-        again = false
-        startWaiting()
-        if (await lease()) scanned = true
-        startWaiting()
-      } while (again && !stopping)
-      if (stopping) return
-      if (!scanned) {
-        arm(Date.now() + settings.pollIntervalMs)
-        return
-      }
+        this.again = false
+        await this.expand()
+        this.startWaiting()
+        if (await this.lease()) scanned = true
+        this.startWaiting()
+      } while (this.again && !this.stopping)
+      if (this.stopping) return
+      if (!scanned) return poll()
       // A due row still pending here waits on a busy endpoint or a full dispatcher; the attempt that frees
       // the slot wakes us, so only future retries arm the timer early.
-      const due = await deliveries.nextDueAt(db)
-      const now = Date.now()
+      const due = await deliveries.nextDueAt(this.db)
       const at = due === null ? Infinity : Date.parse(due)
-      arm(at > now ? Math.min(at, now + settings.pollIntervalMs) : now + settings.pollIntervalMs)
+      const now = Date.now()
+      this.alarm.arm(
+        at > now ? Math.min(at, now + this.settings.pollIntervalMs) : now + this.settings.pollIntervalMs,
+      )
     } catch (err) {
-      log.error({ err }, 'webhook dispatcher scan failed')
-      arm(Date.now() + settings.pollIntervalMs)
+      this.log.error({ err }, 'webhook dispatcher scan failed')
+      poll()
     }
+  }
+
+  /**
+   * Expands a batch of recorded events into deliveries. A full batch means more may wait: the pump goes
+   * round again, so the deliveries of one batch are being sent while the next is expanded.
+   */
+  private async expand(): Promise<void> {
+    if (!this.unexpanded) return
+    this.unexpanded = false
+    if ((await fanOut(this.db)) === FAN_OUT_BATCH) this.again = this.unexpanded = true
   }
 
   /** Leases more work if it is worth a statement; answers whether it looked. */
-  async function lease(): Promise<boolean> {
-    const room = new Map<string, number>()
-    let lowQueue = false
-    let knownRoom = 0
-    for (const [endpointId, queue] of queues) {
-      const free = capacity(endpointId) - queue.waiting.length - queue.active
-      room.set(endpointId, free)
-      knownRoom += Math.max(free, 0)
-      if (!queue.drained && free * 2 >= capacity(endpointId)) lowQueue = true
-    }
-    // Endpoints this dispatcher holds nothing of get the default room each, up to its concurrency of them.
+  private async lease(): Promise<boolean> {
+    const capacity = (endpointId?: string) => this.pacing.capacity(endpointId)
+    const { room, known, lowQueue } = this.queues.room(capacity)
+    // Endpoints this loop holds nothing of get the default room each, up to its concurrency of them.
+    const { concurrency } = this.settings
     const limit = Math.min(
-      settings.concurrency * MAX_BATCH_FACTOR - waitingCount - sending,
-      knownRoom + capacity(undefined) * settings.concurrency,
+      concurrency * MAX_BATCH_FACTOR - this.queues.waiting - this.queues.sending,
+      known + capacity() * concurrency,
     )
     // After a finished attempt, lease only once a queue has drained to half: fewer, larger leases.
-    if (stopping || limit <= 0 || !(anyEndpoint || lowQueue)) return false
-    anyEndpoint = false
+    if (this.stopping || limit <= 0 || !(this.anyEndpoint || lowQueue)) return false
+    this.anyEndpoint = false
     const now = Date.now()
-    const leased = await deliveries.leaseDue(db, {
-      owner,
+    const leased = await deliveries.leaseDue(this.db, {
+      owner: this.owner,
       now: iso(now),
-      until: iso(now + leaseMs),
+      until: iso(now + this.leaseMs + this.leaseLatency),
       limit,
       room,
-      defaultRoom: capacity(undefined),
+      defaultRoom: capacity(),
+      exclude: [...this.inFlight].filter(([, job]) => Date.parse(job.leaseUntil) <= now).map(([id]) => id),
     })
-    const jobs =
-      leased.length === 0
-        ? []
-        : await deliveries.loadJobs(
-            db,
-            leased.map((r) => r.id),
-          )
-    if (stopping) {
-      await deliveries.releaseLeases(db, owner, jobs)
+    webhookLeased.inc(leased.length)
+    const jobs = await deliveries.loadJobs(
+      this.db,
+      leased.map((r) => r.id),
+    )
+    this.leaseLatency = Date.now() - now
+    if (this.stopping) {
+      await deliveries.releaseLeases(this.db, this.owner, jobs)
       return true
     }
-    const got = new Map<string, number>()
-    for (const job of jobs) {
-      const queue = queueOf(job.endpointId)
-      queue.waiting.push(job)
-      waitingCount++
-      got.set(job.endpointId, (got.get(job.endpointId) ?? 0) + 1)
-    }
-    for (const [endpointId, free] of room) {
-      const queue = queues.get(endpointId)
-      if (queue && free > 0) queue.drained = (got.get(endpointId) ?? 0) < free
-    }
-    if (leased.length === limit) again = anyEndpoint = true
+    this.queues.add(jobs, room)
+    if (leased.length === limit) this.again = this.anyEndpoint = true
     return true
   }
 
-  function queueOf(endpointId: string): EndpointQueue {
-    let queue = queues.get(endpointId)
-    if (!queue) {
-      queue = { waiting: [], active: 0, drained: false }
-      queues.set(endpointId, queue)
-    }
-    return queue
-  }
-
-  /** Starts waiting jobs, endpoint by endpoint, while both concurrency bounds allow. */
-  function startWaiting() {
+  /** Starts waiting jobs while the concurrency bounds allow; a job near its lease's end goes back. */
+  private startWaiting(): void {
     const expired: deliveries.DeliveryJob[] = []
-    for (const queue of queues.values()) {
-      while (
-        queue.waiting.length > 0 &&
-        queue.active < settings.perEndpointConcurrency &&
-        sending < settings.concurrency &&
-        inFlight.size < MAX_UNRECORDED &&
-        !stopping
-      ) {
-        const job = queue.waiting.shift()!
-        waitingCount--
-        // A job whose lease is too close to its end goes back to the table for a fresh lease.
-        if (Date.parse(job.leaseUntil) - Date.now() < leaseMargin) expired.push(job)
-        else start(queue, job)
-      }
-    }
-    // An idle queue is forgotten once a lease found nothing more for it; until then it keeps its room in
-    // the next lease, so an endpoint with a backlog is leased again as soon as its queue runs dry.
-    for (const [endpointId, queue] of queues) {
-      if (queue.waiting.length === 0 && queue.active === 0 && queue.drained) queues.delete(endpointId)
+    const mayStart = () =>
+      this.queues.sending < this.settings.concurrency && this.inFlight.size < MAX_UNRECORDED && !this.stopping
+    for (const job of this.queues.startable(this.settings.perEndpointConcurrency, mayStart)) {
+      if (Date.parse(job.leaseUntil) - Date.now() < this.leaseMargin) expired.push(job)
+      else this.start(job)
     }
     if (expired.length > 0) {
-      again = anyEndpoint = true
+      this.again = this.anyEndpoint = true
       deliveries
-        .releaseLeases(db, owner, expired)
-        .catch((err: unknown) => log.error({ err }, 'webhook lease release failed'))
+        .releaseLeases(this.db, this.owner, expired)
+        .catch((err: unknown) => this.log.error({ err }, 'webhook lease release failed'))
     }
   }
 
-  function start(queue: EndpointQueue, job: deliveries.DeliveryJob) {
-    queue.active++
-    sending++
-    let freed = false
+  private start(job: deliveries.DeliveryJob): void {
+    const end = this.queues.begin(job.endpointId)
     // The connection is free once the attempt is over; recording it joins the next group commit meanwhile.
     const free = () => {
-      if (freed) return
-      freed = true
-      queue.active--
-      sending--
-      startWaiting()
-      refill()
+      end()
+      this.startWaiting()
+      this.refill()
     }
-    const done = run(job, abort.signal, free)
-      .catch((err: unknown) => log.error({ err, deliveryId: job.id }, 'webhook delivery bookkeeping failed'))
+    webhookInFlight.inc()
+    const done = this.run(job, free)
+      .catch((err: unknown) =>
+        this.log.error({ err, deliveryId: job.id }, 'webhook delivery bookkeeping failed'),
+      )
       .finally(() => {
-        inFlight.delete(job.id)
-        free()
+        webhookInFlight.dec()
+        this.inFlight.delete(job.id)
         // A full backlog of unrecorded attempts may have held sending back; this one no longer counts.
-        startWaiting()
-        refill()
+        free()
       })
-    inFlight.set(job.id, done)
+    this.inFlight.set(job.id, { done, leaseUntil: job.leaseUntil })
   }
 
-  async function run(job: deliveries.DeliveryJob, signal: AbortSignal, free: () => void) {
+  private async run(job: deliveries.DeliveryJob, free: () => void): Promise<void> {
     // Every write about this attempt holds to the lease it was sent under: if the attempt outlives it, the
     // row may be leased again (by any dispatcher, this one included) and this run's outcome is stale.
-    const lease = { owner, until: job.leaseUntil }
-    const firstDue = Date.parse(job.createdAt) + (settings.retrySchedule[0] ?? 0)
+    const lease = { owner: this.owner, until: job.leaseUntil }
+    const firstDue = Date.parse(job.createdAt) + (this.settings.retrySchedule[0] ?? 0)
     if (job.attempts === 0 && firstDue > Date.now()) {
-      await deliveries.postpone(db, lease, job.id, iso(firstDue))
-      arm(firstDue)
+      await deliveries.postpone(this.db, lease, job.id, iso(firstDue))
+      this.alarm.arm(firstDue)
       return
     }
     const started = Date.now()
-    log.debug?.({ deliveryId: job.id, endpointId: job.endpointId, eventId: job.eventId }, 'webhook attempt')
-    const result = await attempt(agent, settings, job, { ...job, id: job.eventId }, signal)
-    if (signal.aborted) {
-      await deliveries.releaseLeases(db, owner, [job])
+    const ids = { deliveryId: job.id, endpointId: job.endpointId, eventId: job.eventId }
+    this.log.debug?.(ids, 'webhook attempt')
+    const envelope = {
+      id: job.eventId,
+      event: job.event,
+      createdAt: job.createdAt,
+      data: job.data,
+      test: job.test === 1,
+    }
+    const result = await attempt(this.agent, this.settings, job, envelope, this.abort.signal)
+    if (this.abort.signal.aborted) {
+      await deliveries.releaseLeases(this.db, this.owner, [job])
       return
     }
     const finished = Date.now()
-    const took = finished - started
-    const average = pace.get(job.endpointId)
-    pace.delete(job.endpointId)
-    pace.set(job.endpointId, average === undefined ? took : average * 0.8 + took * 0.2)
-    if (pace.size > PACE_ENTRIES) pace.delete(pace.keys().next().value!)
+    this.pacing.observe(job.endpointId, finished - started)
     free()
-    const attempts = job.attempts + 1
-    const delay = result.ok ? null : nextAttemptDelay(settings.retrySchedule, attempts)
-    const status = result.ok ? 'succeeded' : delay === null ? 'failed' : 'pending'
-    const recorded = await record({
-      lease,
-      attempt: {
-        delivery_id: job.id,
-        attempted_at: iso(started),
-        status_code: result.statusCode,
-        error: result.error,
-        duration_ms: took,
-      },
-      status,
-      attempts,
-      nextAttemptAt: delay === null ? null : iso(finished + delay),
-      deliveredAt: result.ok ? iso(finished) : null,
+    const { outcome, delay } = outcomeOf(job, lease, result, this.settings.retrySchedule, {
+      started,
+      finished,
     })
+    const recorded = await this.recorder.add(outcome)
+    countOutcome(recorded, outcome, Date.parse(job.createdAt))
     const fields = {
-      deliveryId: job.id,
-      endpointId: job.endpointId,
-      eventId: job.eventId,
-      attempt: attempts,
-      status,
+      ...ids,
+      attempt: outcome.attempts,
+      status: outcome.status,
       statusCode: result.statusCode,
       error: result.error,
     }
-    if (!recorded) log.warn(fields, 'webhook lease lost before the attempt was recorded')
-    else if (result.ok) log.info(fields, 'webhook delivered')
-    else log.warn(fields, status === 'failed' ? 'webhook delivery failed for good' : 'webhook attempt failed')
-    if (delay !== null) arm(finished + delay)
-  }
-
-  // Group commit: outcomes wait up to RECORD_WINDOW_MS (or until RECORD_BATCH of them) and share one
-  // transaction. A SQLite commit blocks the event loop for its fsync; one per attempt would cap a
-  // dispatcher at a few hundred deliveries a second. Delivery itself never waits for this.
-  let unrecorded: {
-    outcome: deliveries.AttemptOutcome
-    settle: (ok: boolean) => void
-    fail: (e: unknown) => void
-  }[] = []
-  let writing = false
-  let recordTimer: NodeJS.Timeout | undefined
-  function record(outcome: deliveries.AttemptOutcome): Promise<boolean> {
-    return new Promise((settle, fail) => {
-      unrecorded.push({ outcome, settle, fail })
-      scheduleFlush()
-    })
-  }
-  function scheduleFlush() {
-    if (writing || unrecorded.length === 0) return
-    if (unrecorded.length >= RECORD_BATCH) {
-      clearTimeout(recordTimer)
-      recordTimer = undefined
-      void flush()
-    } else {
-      recordTimer ??= setTimeout(() => {
-        recordTimer = undefined
-        void flush()
-      }, RECORD_WINDOW_MS)
-    }
-  }
-  async function flush() {
-    if (writing) return
-    writing = true
-    const batch = unrecorded
-    unrecorded = []
-    try {
-      const results = await deliveries.recordAttempts(
-        db,
-        batch.map((b) => b.outcome),
+    if (!recorded) this.log.warn(fields, 'webhook lease lost before the attempt was recorded')
+    else if (result.ok) this.log.info(fields, 'webhook delivered')
+    else
+      this.log.warn(
+        fields,
+        outcome.status === 'failed' ? 'webhook delivery failed for good' : 'webhook attempt failed',
       )
-      batch.forEach((b, i) => b.settle(results[i]!))
-    } catch (error) {
-      for (const b of batch) b.fail(error)
-    } finally {
-      writing = false
-      scheduleFlush()
-    }
+    if (delay !== null) this.alarm.arm(finished + delay)
   }
 
-  wake()
-
-  return {
-    owner,
-    wake,
-    async stop(graceMs = 5000) {
-      stopping = true
-      clearTimeout(timer)
-      unsubscribe()
-      await listener?.close()
-      await pumping
-      const unsent = [...queues.values()].flatMap((q) => q.waiting.splice(0))
-      waitingCount = 0
-      await deliveries.releaseLeases(db, owner, unsent)
-      const pending = () => Promise.allSettled([...inFlight.values()])
-      let graceTimer: NodeJS.Timeout | undefined
-      await Promise.race([pending(), new Promise((r) => (graceTimer = setTimeout(r, graceMs)))])
-      clearTimeout(graceTimer)
-      abort.abort()
-      await pending()
-      await agent.close()
-    },
+  async stop(graceMs = 5000): Promise<void> {
+    this.stopping = true
+    this.alarm.stop()
+    await this.listener.close()
+    await this.pumping
+    await deliveries.releaseLeases(this.db, this.owner, this.queues.drain())
+    const pending = () => Promise.allSettled([...this.inFlight.values()].map((job) => job.done))
+    let graceTimer: NodeJS.Timeout | undefined
+    await Promise.race([pending(), new Promise((r) => (graceTimer = setTimeout(r, graceMs)))])
+    clearTimeout(graceTimer)
+    this.abort.abort()
+    await pending()
+    await this.agent.close()
   }
 }

@@ -8,10 +8,12 @@ export interface Envelope {
   createdAt: string
   /** The event's `data`, already JSON text (spliced in as stored, never re-serialized). */
   data: string
+  /** An example sent by `POST /webhooks/{webhookId}/test`: the envelope gains `"test": true`. */
+  test?: boolean
 }
 
 export function envelopeBody(e: Envelope): string {
-  return `{"id":${JSON.stringify(e.id)},"event":${JSON.stringify(e.event)},"createdAt":${JSON.stringify(e.createdAt)},"data":${e.data}}`
+  return `{"id":${JSON.stringify(e.id)},"event":${JSON.stringify(e.event)},"createdAt":${JSON.stringify(e.createdAt)},"data":${e.data}${e.test ? ',"test":true' : ''}}`
 }
 
 export function sign(secret: string, id: string, timestamp: number, body: string): string {

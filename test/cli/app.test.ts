@@ -87,7 +87,7 @@ describe('refdesk app', () => {
     expect((await eventsOf(db, leagueId)).map((e) => e.event)).toEqual(['game.completed', 'official.no_show'])
   })
 
-  it('claim, withdraw and deny go through the same services', async () => {
+  it('claim, withdraw, deny and approve go through the same services', async () => {
     const db = (await t.runtime()).deps.db
     const leagueId = await seedLeague(db)
     const userId = await seedUser(db, { name: 'Ref' })
@@ -103,7 +103,12 @@ describe('refdesk app', () => {
     expect(await json('deny', leagueId, userId)).toMatchObject({ userId, leagueId, status: 'denied' })
     const refused = await t.run('app', 'claim', gameId, userId)
     expect(refused).toEqual({ code: 1, stdout: '', stderr: '{"error":"not_a_league_official"}\n' })
-    expect((await eventsOf(db, leagueId)).map((e) => e.event)).toEqual(['position.claimed'])
+    expect(await json('approve', leagueId, userId)).toMatchObject({ userId, leagueId, status: 'approved' })
+    expect(await json('approve', leagueId, userId)).toMatchObject({ status: 'approved' })
+    expect((await eventsOf(db, leagueId)).map((e) => e.event)).toEqual([
+      'position.claimed',
+      'official.approved',
+    ])
   })
 
   it('a forbidden action prints {"error":"<code>"} on stderr and exits 1', async () => {

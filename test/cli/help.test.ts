@@ -1,12 +1,18 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Command } from 'commander'
 import { describe, expect, it } from 'vitest'
 import { buildProgram } from '../../src/cli/program.js'
+import { SETTINGS } from '../../src/config.js'
 import { runBin } from '../helpers/cli.js'
 
 // Every command documents every one of its options and arguments, so an operator can work from --help.
 const COMMANDS: [string[], string[]][] = [
   [[], ['serve', 'worker', 'migrate', 'keys', 'app', 'mcp', 'DATABASE_URL', 'LOG_LEVEL', '--version']],
-  [['serve'], ['--port', '--host', '--database', '--no-worker', 'SIGTERM', '/healthz']],
+  [
+    ['serve'],
+    ['--port', '--host', '--database', '--no-worker', 'SIGTERM', '/healthz', '/app/', 'REFDESK_SMTP_URL'],
+  ],
   [['worker'], ['--database', 'REFDESK_WEBHOOK_RETRY_SCHEDULE', 'REFDESK_WEBHOOK_ALLOW_PRIVATE']],
   [['mcp'], ['--stdio', '--base-url', 'REFDESK_API_KEY']],
   [['migrate'], ['--database']],
@@ -31,7 +37,21 @@ const COMMANDS: [string[], string[]][] = [
     ['keys', 'ungrant'],
     ['<keyId>', '<leagueId>', '--database'],
   ],
-  [['app'], ['claim', 'withdraw', 'complete', 'no-show', 'pay', 'charge', 'deny', '{"error":"<code>"}']],
+  [
+    ['app'],
+    [
+      'claim',
+      'withdraw',
+      'complete',
+      'no-show',
+      'pay',
+      'charge',
+      'approve',
+      'deny',
+      'sign-in-link',
+      '{"error":"<code>"}',
+    ],
+  ],
   [
     ['app', 'claim'],
     ['<gameId>', '<userId>', '--position', '--database', 'position.claimed'],
@@ -57,8 +77,16 @@ const COMMANDS: [string[], string[]][] = [
     ['<paymentId>', '--outcome', 'requires_card', '--database', 'payment.failed'],
   ],
   [
+    ['app', 'approve'],
+    ['<leagueId>', '<userId>', '--database', 'official.approved'],
+  ],
+  [
     ['app', 'deny'],
     ['<leagueId>', '<userId>', '--database', 'denied'],
+  ],
+  [
+    ['app', 'sign-in-link'],
+    ['--email', '--database', 'last line', 'once', 'REFDESK_PUBLIC_URL'],
   ],
 ]
 
@@ -81,6 +109,23 @@ describe('refdesk --help', () => {
   it.each(COMMANDS)('refdesk %j --help explains %j', (command, mentions) => {
     const help = helpOf(command)
     for (const mention of mentions) expect(help).toContain(mention)
+  })
+
+  it('serve --help and worker --help list every REFDESK_* setting that src/ reads', () => {
+    const src = new URL('../../src/', import.meta.url).pathname
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))
+    const named = new Set(
+      files.flatMap((f) => readFileSync(join(src, f), 'utf8').match(/REFDESK_[A-Z_]+/g) ?? []),
+    )
+    const inTable = new Set(SETTINGS.map((s) => s.name))
+    expect([...named].filter((name) => !inTable.has(name))).toEqual([])
+    for (const command of ['serve', 'worker'] as const) {
+      const help = helpOf([command])
+      const applies = SETTINGS.filter((s) => (s.commands as readonly string[]).includes(command))
+      for (const setting of applies) expect(help, command).toContain(`${setting.name} `)
+    }
+    expect(helpOf(['worker'])).toContain('REFDESK_WEBHOOK_ENDPOINT_CONCURRENCY')
+    expect(helpOf(['serve'])).toContain('REFDESK_MCP_ALLOWED_ORIGINS')
   })
 
   it('the bin prints the same help and exits 0', async () => {

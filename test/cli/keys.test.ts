@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { uniqueSource } from '../helpers/app.js'
 import { lastLine, useCliDatabase } from '../helpers/cli.js'
 import { seedLeague } from '../helpers/fixtures.js'
@@ -58,16 +58,42 @@ describe('refdesk keys', () => {
     expect(Array.isArray(keys)).toBe(true)
     expect(keys.find((k: { id: string }) => k.id === id)).toEqual({
       id,
+      prefix: key.slice(0, 12),
       source,
       name: '',
       organizerId: expect.any(String),
       createdAt: expect.stringMatching(/Z$/),
+      lastUsedAt: null,
       revokedAt: null,
       grantedLeagueIds: [],
     })
     expect(res.stdout).not.toContain(key)
     expect(res.stdout).not.toContain(createHash('sha256').update(key).digest('hex'))
     expect(res.stdout).not.toMatch(/hash/i)
+  })
+
+  it('shows when a key was last used, written at most once a minute per key', async () => {
+    const { id, key } = await issue()
+    const api = await t.api(key)
+    const lastUsed = async () =>
+      JSON.parse((await t.run('keys', 'list')).stdout).find((k: { id: string }) => k.id === id).lastUsedAt
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-05-01T12:00:00.000Z') })
+    try {
+      await api.get('/leagues')
+      expect(await lastUsed()).toBe('2026-05-01T12:00:00.000Z')
+      // Within the minute: no write.
+      vi.setSystemTime(new Date('2026-05-01T12:00:59.000Z'))
+      await api.get('/leagues')
+      expect(await lastUsed()).toBe('2026-05-01T12:00:00.000Z')
+      vi.setSystemTime(new Date('2026-05-01T12:01:00.000Z'))
+      await api.get('/leagues')
+      expect(await lastUsed()).toBe('2026-05-01T12:01:00.000Z')
+      // A refused request is no use of the key.
+      await (await t.api(`${key.slice(0, -1)}x`)).get('/leagues')
+      expect(await lastUsed()).toBe('2026-05-01T12:01:00.000Z')
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('revokes a key: later requests get 401', async () => {

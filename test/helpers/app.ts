@@ -3,10 +3,11 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyServerOptions, LightMyRequestResponse } from 'fastify'
 import { afterEach, beforeEach } from 'vitest'
-import { buildHttp, openRuntime, type Runtime } from '../../src/app.js'
+import { buildHttp, openRuntime, type HttpOptions, type Runtime } from '../../src/app.js'
 import { issueKey, type IssuedKey } from '../../src/domain/api-keys.js'
 import type { Deps } from '../../src/domain/deps.js'
 import type { App } from '../../src/http/server.js'
+import { parseAllowPrivate, type AddressPolicy } from '../../src/webhooks/address-guard.js'
 import { cloneTemplate } from './pg.js'
 
 let fileDatabase: Promise<string> | undefined
@@ -77,11 +78,21 @@ export function clientFor(app: App, authorization?: string): Client {
   }
 }
 
+/** What test dispatchers deliver to (test/webhooks/dispatch.ts): the local receivers on 127.0.0.1. */
+export const TEST_WEBHOOK_POLICY: AddressPolicy = parseAllowPrivate('127.0.0.0/8')
+
 export async function buildTestApp(
-  options: { logger?: FastifyServerOptions['logger'] } = {},
+  options: {
+    logger?: FastifyServerOptions['logger']
+    http?: HttpOptions
+    webhookPolicy?: AddressPolicy
+  } = {},
 ): Promise<TestApp> {
-  const runtime = await openRuntime(await testDatabaseUrl(), { migrate: !isPostgres() })
-  const app = await buildHttp(runtime, options.logger)
+  const runtime = await openRuntime(await testDatabaseUrl(), {
+    migrate: !isPostgres(),
+    webhookPolicy: options.webhookPolicy ?? TEST_WEBHOOK_POLICY,
+  })
+  const app = await buildHttp(runtime, options.logger, options.http)
   await app.ready()
   return {
     app,
@@ -105,10 +116,10 @@ export async function buildTestApp(
 }
 
 /** Registers beforeEach/afterEach hooks; the returned object is filled before every test. */
-export function useTestApp(): TestApp {
+export function useTestApp(options: Parameters<typeof buildTestApp>[0] = {}): TestApp {
   const t = {} as TestApp
   beforeEach(async () => {
-    Object.assign(t, await buildTestApp())
+    Object.assign(t, await buildTestApp(options))
   })
   afterEach(async () => {
     await t.close()

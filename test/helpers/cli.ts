@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url'
 import { afterEach, beforeEach } from 'vitest'
 import { buildHttp, openRuntime, type Runtime } from '../../src/app.js'
 import type { App } from '../../src/http/server.js'
-import { clientFor, testDatabaseUrl, type Client } from './app.js'
+import { openDatabase } from '../../src/store/database.js'
+import { clientFor, TEST_WEBHOOK_POLICY, testDatabaseUrl, type Client } from './app.js'
 
 export const BIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url))
 
@@ -18,12 +19,17 @@ export interface CliResult {
   stderr: string
 }
 
-export function runBin(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+/** Runs the bin with `env` over this process's environment (an `undefined` value unsets a variable). */
+export function runBin(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  cwd?: string,
+): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { env: { ...process.env, ...env } },
+      { env: { ...process.env, ...env }, ...(cwd !== undefined && { cwd }) },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
         resolve({ code, stdout, stderr })
@@ -43,7 +49,11 @@ export interface CliTest {
   api(key: string): Promise<Client>
 }
 
-export function useCliDatabase(): CliTest {
+/**
+ * A database per test. SQLite files are created and migrated up front, as `refdesk migrate` would, since
+ * only serve and migrate create one; `{ existing: false }` leaves the path empty.
+ */
+export function useCliDatabase(options: { existing?: boolean } = {}): CliTest {
   let dir: string | undefined
   let runtime: Runtime | undefined
   let app: App | undefined
@@ -54,6 +64,11 @@ export function useCliDatabase(): CliTest {
     } else {
       dir = await mkdtemp(join(tmpdir(), 'refdesk-cli-'))
       t.url = `file:${join(dir, 'refdesk.sqlite')}`
+      if (options.existing !== false) {
+        const database = openDatabase(t.url)
+        await database.migrate()
+        await database.close()
+      }
     }
   })
   afterEach(async () => {
@@ -64,7 +79,7 @@ export function useCliDatabase(): CliTest {
     dir = undefined
   })
   t.run = (...args) => runBin([...args, '--database', t.url])
-  t.runtime = async () => (runtime ??= await openRuntime(t.url))
+  t.runtime = async () => (runtime ??= await openRuntime(t.url, { webhookPolicy: TEST_WEBHOOK_POLICY }))
   t.api = async (key) => {
     app ??= await buildHttp(await t.runtime())
     return clientFor(app, `Bearer ${key}`)

@@ -2,7 +2,7 @@
 // several positions, worked and no-show positions, claimed games, payments). One function per row kind, each
 // with defaults a test overrides only where it matters.
 import type { Kysely } from 'kysely'
-import { newId, nowIso } from '../../src/domain/clock.js'
+import { newId, nowIso } from '../../src/clock.js'
 import { rollupStatus } from '../../src/domain/game-status.js'
 import type {
   Db,
@@ -250,3 +250,6 @@ export async function eventsOf(db: Kysely<Db>, leagueId: string): Promise<{ even
     .execute()
   return rows.map((r) => ({ event: r.event, data: JSON.parse(r.data) }))
 }
+
+/** An address no other test uses: a PostgreSQL run shares one database among a file's tests. */
+export const uniqueEmail = (name: string): string => `${name}-${newId().slice(0, 8)}@example.com`

@@ -33,6 +33,7 @@ describe('authentication', () => {
   ])('401 unauthorized for a %s header', async (_label, header) => {
     const res = await t.client(header).get('/leagues')
     expect(res).toMatchObject({ status: 401, body: { error: 'unauthorized' } })
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="refdesk"')
   })
 
   it('401 on every operation without a key, before validation or lookup', async () => {

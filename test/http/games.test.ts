@@ -382,6 +382,13 @@ describe('games', () => {
       expect(await events(leagueId)).toHaveLength(1)
     })
 
+    it('accepts an echoed source', async () => {
+      const p = await t.partner()
+      const { game } = await newGame(p)
+      const res = await p.patch(`/games/${game.id}`, { location: 'Field 7', source: p.source })
+      expect(res).toMatchObject({ status: 200, body: { data: { location: 'Field 7' } } })
+    })
+
     it.each([
       [{ status: 'cancelled' }, 'status_not_updatable'],
       [{ status: null, sport: 'hockey' }, 'status_not_updatable'],
@@ -392,6 +399,9 @@ describe('games', () => {
       [{ location: null }, 'invalid_location'],
       [{ startsAt: 'garbage' }, 'invalid_startsAt:garbage'],
       [{ startsAt: null }, 'invalid_startsAt:null'],
+      [{ sport: 'hockey', source: 'someone-else' }, 'source_mismatch'],
+      [{ location: 'Elsewhere', source: 'app' }, 'source_reserved'],
+      [{ sport: 'hockey', source: 'x'.repeat(41) }, 'invalid_source'],
       [['sport'], 'invalid_json'],
     ])('%j → 400 %s, nothing applied', async (body, code) => {
       const p = await t.partner()

@@ -29,15 +29,45 @@ describe('leagues', () => {
       currency: 'EUR',
     })
     expect(first.body.data).toMatchObject({ paymentMode: 'platform', currency: 'eur' })
-    const again = await p.post('/leagues', { name: 'B', externalId: 'L1', paymentMode: 'bogus' })
+    const again = await p.post('/leagues', {
+      name: 'B',
+      externalId: 'L1',
+      paymentMode: 'bogus',
+      currency: 'cad',
+    })
     expect(again.status).toBe(201)
     expect(again.body.data).toMatchObject({
       id: first.body.data.id,
       name: 'B',
       paymentMode: 'offline',
-      currency: 'usd',
+      currency: 'cad',
     })
     expect((await p.get('/leagues')).body.data).toHaveLength(1)
+  })
+
+  it('a re-post with only name and externalId keeps the stored paymentMode and currency', async () => {
+    const p = await t.partner()
+    const first = (
+      await p.post('/leagues', { name: 'A', externalId: 'L1', paymentMode: 'platform', currency: 'eur' })
+    ).body.data
+    const again = await p.post('/leagues', { name: 'Renamed', externalId: 'L1' })
+    expect(again).toMatchObject({
+      status: 201,
+      body: { data: { id: first.id, name: 'Renamed', paymentMode: 'platform', currency: 'eur' } },
+    })
+    expect((await p.get(`/leagues/${first.id}`)).body.data).toMatchObject({
+      name: 'Renamed',
+      paymentMode: 'platform',
+      currency: 'eur',
+    })
+    const modeOnly = await p.post('/leagues', { name: 'Renamed', externalId: 'L1', paymentMode: 'offline' })
+    expect(modeOnly.body.data).toMatchObject({ paymentMode: 'offline', currency: 'eur' })
+  })
+
+  it('a new league with an externalId still gets the defaults for omitted fields', async () => {
+    const p = await t.partner()
+    const created = await p.post('/leagues', { name: 'A', externalId: 'L1' })
+    expect(created.body.data).toMatchObject({ paymentMode: 'offline', currency: 'usd' })
   })
 
   it('lists newest first', async () => {
@@ -82,6 +112,28 @@ describe('leagues', () => {
     expect(patched.body.data).toMatchObject({ name: 'L', currency: 'cad', paymentMode: 'platform' })
     expect((await p.patch(`/leagues/${id}`, { name: '' })).body).toEqual({ error: 'name_required' })
     expect((await p.patch(`/leagues/${id}`, { currency: 12 })).body).toEqual({ error: 'invalid_currency' })
+  })
+
+  it.each([
+    [{ name: 'hijack', source: 'someone-else' }, 'source_mismatch'],
+    [{ currency: 'eur', source: 'app' }, 'source_reserved'],
+    [{ paymentMode: 'platform', source: 'x'.repeat(41) }, 'invalid_source'],
+  ])('PATCH /leagues/{id} %j → 400 %s, nothing applied', async (body, code) => {
+    const p = await t.partner()
+    const league = (await p.post('/leagues', { name: 'L' })).body.data
+    expect(await p.patch(`/leagues/${league.id}`, body)).toMatchObject({ status: 400, body: { error: code } })
+    expect((await p.get(`/leagues/${league.id}`)).body.data).toMatchObject({
+      name: 'L',
+      paymentMode: 'offline',
+      currency: 'usd',
+    })
+  })
+
+  it('PATCH /leagues/{id} accepts an echoed source', async () => {
+    const p = await t.partner()
+    const league = (await p.post('/leagues', { name: 'L' })).body.data
+    const res = await p.patch(`/leagues/${league.id}`, { name: 'M', source: p.source })
+    expect(res).toMatchObject({ status: 200, body: { data: { name: 'M' } } })
   })
 
   it('hides other sources’ leagues exactly like nonexistent ones', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { EVENT_NAMES } from '../../src/domain/events.js'
-import { useTestApp } from '../helpers/app.js'
+import { EVENT_NAMES } from '../../src/schemas/events.js'
+import { fanOut } from '../../src/webhooks/fan-out.js'
+import { parseAllowPrivate, STRICT_POLICY } from '../../src/webhooks/address-guard.js'
+import { buildTestApp, useTestApp } from '../helpers/app.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -17,6 +19,8 @@ describe('webhook endpoints', () => {
       events: [],
       source: p.source,
       createdAt: expect.stringMatching(ISO),
+      disabled: false,
+      disabledAt: null,
       secret: expect.stringMatching(/^sec_[0-9a-f]{48}$/),
     })
     const second = await p.post('/webhooks', {
@@ -52,6 +56,38 @@ describe('webhook endpoints', () => {
   ])('rejects %j with %s', async (body, code) => {
     const p = await t.partner()
     expect(await p.post('/webhooks', body)).toMatchObject({ status: 400, body: { error: code } })
+    expect((await p.get('/webhooks')).body.data).toEqual([])
+  })
+
+  it.each([
+    ['HTTPS://Hooks.Example.COM:443/a/./b/../c?x=1#frag', 'https://hooks.example.com/a/c?x=1#frag'],
+    ['https://hooks.example.com', 'https://hooks.example.com/'],
+    ['https://bücher.example/hook', 'https://xn--bcher-kva.example/hook'],
+    ['https://hooks.example.com:8443/a b', 'https://hooks.example.com:8443/a%20b'],
+    ['https://[2606:4700:4700:0:0:0:0:1111]/', 'https://[2606:4700:4700::1111]/'],
+    ['https://0x08.0x08.0x08.0x08/', 'https://8.8.8.8/'],
+  ])('stores %s normalised as %s', async (url, href) => {
+    const p = await t.partner()
+    const res = await p.post('/webhooks', { url })
+    expect(res).toMatchObject({ status: 201, body: { data: { url: href } } })
+    expect((await p.get('/webhooks')).body.data[0].url).toBe(href)
+  })
+
+  it.each([
+    'https:///hooks.example.com/x',
+    'https:////hooks.example.com',
+    'https:/hooks.example.com/',
+    'https:hooks.example.com/',
+    'https:\\\\hooks.example.com/',
+    ' https://hooks.example.com/',
+    'https://',
+    'https://:443/',
+  ])('refuses %j: the text must name a host right after https://', async (url) => {
+    const p = await t.partner()
+    expect(await p.post('/webhooks', { url })).toMatchObject({
+      status: 400,
+      body: { error: 'https_url_required' },
+    })
     expect((await p.get('/webhooks')).body.data).toEqual([])
   })
 
@@ -101,6 +137,8 @@ describe('webhook endpoints', () => {
     const league = (await p.post('/leagues', { name: 'L' })).body.data
     const games = Array.from({ length: 3 }, (_, i) => ({ startsAt: `2026-05-0${i + 1}T18:00:00Z` }))
     const created = (await p.post(`/leagues/${league.id}/games`, { games })).body.data.created
+    // A dispatcher expands the committed events into deliveries; here, its step is run by hand.
+    expect(await fanOut(t.deps.db)).toBe(3)
 
     const all = await p.get(`/webhooks/${id}/deliveries`)
     expect(all.status).toBe(200)
@@ -180,5 +218,84 @@ describe('webhook endpoints', () => {
     expect(doc.paths['/api/v1/webhooks'].post.operationId).toBe('createWebhook')
     expect(doc.paths['/api/v1/webhooks/{webhookId}'].delete.operationId).toBe('deleteWebhook')
     expect(doc.paths['/api/v1/webhooks/{webhookId}/deliveries'].get.operationId).toBe('listWebhookDeliveries')
+  })
+})
+
+// Registration under the delivery policy of a production server (REFDESK_WEBHOOK_ALLOW_PRIVATE unset).
+describe('webhook registration refuses literal internal addresses', () => {
+  const t = useTestApp({ webhookPolicy: STRICT_POLICY })
+
+  it.each([
+    'https://127.0.0.1/hook',
+    'https://127.1/',
+    'https://2130706433/',
+    'https://0x7f000001/',
+    'https://0177.0.0.1/',
+    'https://[::1]/',
+    'https://[::ffff:127.0.0.1]/',
+    'https://[::ffff:7f00:1]/',
+    'https://[::ffff:10.0.0.1]/',
+    'https://0.0.0.0/',
+    'https://0/',
+    'https://10.0.0.1/',
+    'https://172.16.0.1/',
+    'https://192.168.1.1:8443/x',
+    'https://3232235777/',
+    'https://100.64.0.1/',
+    'https://169.254.1.1/',
+    'https://[fe80::1]/',
+    'https://[fd12:3456::1]/',
+    'https://169.254.169.254/latest/meta-data/',
+    'https://0xa9fea9fe/',
+    'https://0251.0376.0251.0376/',
+    'https://[fd00:ec2::254]/',
+    'https://100.100.100.200/',
+    'https://168.63.129.16/',
+  ])('%s → 400 https_url_required, nothing stored', async (url) => {
+    const p = await t.partner()
+    expect(await p.post('/webhooks', { url })).toMatchObject({
+      status: 400,
+      body: { error: 'https_url_required' },
+    })
+    expect((await p.get('/webhooks')).body.data).toEqual([])
+  })
+
+  it('accepts public addresses, and names (those are checked when a delivery connects)', async () => {
+    const p = await t.partner()
+    for (const url of ['https://8.8.8.8/', 'https://[2606:4700:4700::1111]/', 'https://localhost/hook']) {
+      expect((await p.post('/webhooks', { url })).status).toBe(201)
+    }
+  })
+})
+
+describe('webhook registration with REFDESK_WEBHOOK_ALLOW_PRIVATE', () => {
+  it('true: private and loopback literals pass, metadata never does', async () => {
+    const t = await buildTestApp({ webhookPolicy: parseAllowPrivate('true') })
+    try {
+      const p = await t.partner()
+      expect((await p.post('/webhooks', { url: 'https://127.0.0.1:8443/hook' })).status).toBe(201)
+      expect((await p.post('/webhooks', { url: 'https://10.0.0.1/' })).status).toBe(201)
+      expect((await p.post('/webhooks', { url: 'https://169.254.169.254/' })).body).toEqual({
+        error: 'https_url_required',
+      })
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('a CIDR list: exactly those pass', async () => {
+    const t = await buildTestApp({ webhookPolicy: parseAllowPrivate('10.1.0.0/16') })
+    try {
+      const p = await t.partner()
+      expect((await p.post('/webhooks', { url: 'https://10.1.2.3/' })).status).toBe(201)
+      expect((await p.post('/webhooks', { url: 'https://10.2.0.1/' })).body).toEqual({
+        error: 'https_url_required',
+      })
+      expect((await p.post('/webhooks', { url: 'https://127.0.0.1/' })).body).toEqual({
+        error: 'https_url_required',
+      })
+    } finally {
+      await t.close()
+    }
   })
 })

@@ -1,9 +1,13 @@
 // The HTTP endpoint itself: authentication before any MCP handling, Origin checks, the body cap, the
 // Request-Id header and stateless serving.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { buildServer, type App } from '../../src/http/server.js'
+import { buildHttp, type App } from '../../src/app.js'
+import { loadConfig } from '../../src/config.js'
 import { useTestApp } from '../helpers/app.js'
 import { httpMcp, listen } from './clients.js'
+import { EXTENSION_OPERATIONS } from '../../src/operations/index.js'
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -38,6 +42,32 @@ describe('MCP over HTTP', () => {
     expect(res.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'refdesk' } } })
   })
 
+  it('lets the official SDK client connect, list and call with no transport error', async () => {
+    const p = await t.partner()
+    const gets: number[] = []
+    extra = await buildHttp(t.runtime)
+    extra.addHook('onResponse', async (request, reply) => {
+      if (request.method === 'GET' && request.url === '/api/v1/mcp') gets.push(reply.statusCode)
+    })
+    const url = await listen(extra)
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${p.key}` } },
+    })
+    const client = new Client({ name: 'refdesk-test', version: '0.0.0' })
+    const errors: Error[] = []
+    client.onerror = (error) => errors.push(error)
+    try {
+      await client.connect(transport)
+      expect((await client.listTools()).tools).toHaveLength(20)
+      expect((await client.callTool({ name: 'refdesk_list_leagues', arguments: {} })).isError).toBeFalsy()
+      // After initialize the client asks for a stream once; a 405 tells it there is none.
+      await vi.waitFor(() => expect(gets).toEqual([405]))
+    } finally {
+      await client.close()
+    }
+    expect(errors).toEqual([])
+  })
+
   it('answers a client that sends no Accept header (never a 406)', async () => {
     const p = await t.partner()
     const res = await t.app.inject({
@@ -67,7 +97,8 @@ describe('MCP over HTTP', () => {
 
   it('answers a tools/call as it answers any other request: status, content type, JSON-RPC envelope', async () => {
     const p = await t.partner()
-    const auth = { authorization: `Bearer ${p.key}`, 'mcp-protocol-version': '2025-06-18' }
+    // 2025-03-26, the last version with batches: a batch is how this test reaches the SDK's path.
+    const auth = { authorization: `Bearer ${p.key}`, 'mcp-protocol-version': '2025-03-26' }
     const toolCall = {
       jsonrpc: '2.0',
       id: 'c',
@@ -124,11 +155,7 @@ describe('MCP over HTTP', () => {
   )
 
   it('lets an explicitly allowed Origin through', async () => {
-    extra = await buildServer({
-      deps: t.deps,
-      ping: async () => {},
-      mcpAllowedOrigins: ['https://console.partner.example'],
-    })
+    extra = await buildHttp(t.runtime, undefined, { mcpAllowedOrigins: ['https://console.partner.example'] })
     const p = await t.partner()
     const allowed = await post(
       { authorization: `Bearer ${p.key}`, origin: 'https://console.partner.example' },
@@ -145,12 +172,10 @@ describe('MCP over HTTP', () => {
   })
 
   it('reads allowed origins from REFDESK_MCP_ALLOWED_ORIGINS', async () => {
-    vi.stubEnv('REFDESK_MCP_ALLOWED_ORIGINS', 'http://localhost:6274/, https://console.partner.example')
-    try {
-      extra = await buildServer({ deps: t.deps, ping: async () => {} })
-    } finally {
-      vi.unstubAllEnvs()
-    }
+    const { mcpAllowedOrigins } = loadConfig({
+      env: { REFDESK_MCP_ALLOWED_ORIGINS: 'http://localhost:6274/, https://console.partner.example' },
+    })
+    extra = await buildHttp(t.runtime, undefined, { mcpAllowedOrigins })
     const p = await t.partner()
     const auth = { authorization: `Bearer ${p.key}` }
     expect((await post({ ...auth, origin: 'http://localhost:6274' }, INITIALIZE, extra)).statusCode).toBe(200)
@@ -177,31 +202,39 @@ describe('MCP over HTTP', () => {
     expect(res.json()).toEqual({ error: 'invalid_json' })
   })
 
-  it('has no GET stream: GET /mcp is 404 not_found', async () => {
-    const p = await t.partner()
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/v1/mcp',
-      headers: { authorization: `Bearer ${p.key}`, accept: 'text/event-stream' },
-    })
-    expect(res.statusCode).toBe(404)
-    expect(res.json()).toEqual({ error: 'not_found' })
-  })
+  it.each(['GET', 'DELETE'] as const)(
+    'answers %s /mcp with 405 and Allow: POST (no stream, no session)',
+    async (method) => {
+      const p = await t.partner()
+      const res = await t.app.inject({
+        method,
+        url: '/api/v1/mcp',
+        headers: { authorization: `Bearer ${p.key}`, accept: 'text/event-stream' },
+      })
+      expect(res.statusCode).toBe(405)
+      expect(res.headers.allow).toBe('POST')
+      expect(res.json()).toEqual({ error: 'method_not_allowed' })
+      // The key is still checked first, and a 401 names the scheme.
+      const anonymous = await t.app.inject({ method, url: '/api/v1/mcp' })
+      expect(anonymous.statusCode).toBe(401)
+      expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="refdesk"')
+    },
+  )
 
   it('is given by the index and kept out of the REST endpoint list', async () => {
     const p = await t.partner()
     const index = (await p.get('/')).body.data
     expect(index.mcp).toMatch(/\/api\/v1\/mcp$/)
-    expect(index.endpoints).toHaveLength(21)
+    // The spec's 21, and RefDesk's extensions, which the index lists as current endpoints too.
+    expect(index.endpoints).toHaveLength(21 + EXTENSION_OPERATIONS.length)
     expect(index.endpoints.some((e: string) => e.includes('mcp'))).toBe(false)
   })
 
   it('never writes the key to the log', async () => {
     const lines: string[] = []
-    extra = await buildServer({
-      deps: t.deps,
-      ping: async () => {},
-      logger: { level: 'trace', stream: { write: (line: string) => lines.push(line) } },
+    extra = await buildHttp(t.runtime, {
+      level: 'trace',
+      stream: { write: (line: string) => lines.push(line) },
     })
     const p = await t.partner()
     const res = await post(

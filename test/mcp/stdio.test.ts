@@ -2,10 +2,20 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { createServer, type AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { useTestApp } from '../helpers/app.js'
 import { BIN, runBin } from '../helpers/cli.js'
 import { listen } from './clients.js'
+
+/** A port nothing listens on: one the system just handed out and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
 
 describe('refdesk mcp --stdio', () => {
   const t = useTestApp()
@@ -66,21 +76,28 @@ describe('refdesk mcp --stdio', () => {
     }
   })
 
-  it('runs with a wrong key too, and every call answers unauthorized', async () => {
+  it('checks the base URL and the key at start, and exits 1 naming the URL when either is wrong', async () => {
+    const p = await t.partner()
     const baseUrl = (await listen(t.app)).replace(/\/mcp$/, '')
-    const { client } = await spawnClient(baseUrl, `key_${'0'.repeat(48)}`)
-    try {
-      const result = (await client.callTool({
-        name: 'refdesk_list_leagues',
-        arguments: {},
-      })) as CallToolResult
-      expect(result).toMatchObject({
-        isError: true,
-        content: [{ type: 'text', text: '{"error":"unauthorized"}' }],
-      })
-    } finally {
-      await client.close()
-    }
+    const origin = new URL(baseUrl).origin
+    const wrongKey = await runBin(['mcp', '--stdio', '--base-url', baseUrl], {
+      REFDESK_API_KEY: `key_${'0'.repeat(48)}`,
+    })
+    expect([wrongKey.code, wrongKey.stdout]).toEqual([1, ''])
+    expect(wrongKey.stderr).toBe(
+      `refdesk: ${baseUrl}/ refused the key in REFDESK_API_KEY (401 unauthorized): check the key\n`,
+    )
+    // The commonest slip: the origin without /api/v1, which made every tool answer not_found.
+    const noPrefix = await runBin(['mcp', '--stdio', '--base-url', origin], { REFDESK_API_KEY: p.key })
+    expect(noPrefix.code).toBe(1)
+    expect(noPrefix.stderr).toContain(`refdesk: ${origin}/ is not a RefDesk API v1 base (GET answered 404)`)
+    const port = await closedPort()
+    const closed = await runBin(['mcp', '--stdio', '--base-url', `http://127.0.0.1:${port}/api/v1`], {
+      REFDESK_API_KEY: p.key,
+    })
+    expect(closed.code).toBe(1)
+    expect(closed.stderr).toContain(`refdesk: cannot reach http://127.0.0.1:${port}/api/v1/ (ECONNREFUSED)`)
+    expect(`${wrongKey.stderr}${noPrefix.stderr}${closed.stderr}`).not.toContain(p.key)
   })
 
   it('exits 1 with a clear message when REFDESK_API_KEY is missing', async () => {

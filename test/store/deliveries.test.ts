@@ -2,6 +2,7 @@
 // outcome and the current one for the same delivery share one group commit.
 import { describe, expect, it } from 'vitest'
 import { leaseDue, recordAttempts, type AttemptOutcome } from '../../src/store/deliveries.js'
+import { fanOut } from '../../src/webhooks/fan-out.js'
 import { useTestApp } from '../helpers/app.js'
 
 describe('recordAttempts', () => {
@@ -12,6 +13,7 @@ describe('recordAttempts', () => {
     await p.post('/webhooks', { url: 'https://hooks.example.com/refdesk', events: ['game.created'] })
     const league = (await p.post('/leagues', { name: 'L' })).body.data
     await p.post(`/leagues/${league.id}/games`, { games: [{ startsAt: '2026-05-01T18:00:00Z' }] })
+    await fanOut(t.deps.db)
     const now = Date.now()
     const iso = (ms: number) => new Date(ms).toISOString()
     const lease = (until: number) =>
@@ -22,6 +24,7 @@ describe('recordAttempts', () => {
         limit: 10,
         room: new Map(),
         defaultRoom: 10,
+        exclude: [],
       })
     const [first] = await lease(now + 1000)
     // The first lease runs out while its attempt is still out; the same dispatcher leases the row again.
@@ -57,5 +60,30 @@ describe('recordAttempts', () => {
       .where('id', '=', first!.id)
       .executeTakeFirstOrThrow()
     expect(row).toEqual({ status: 'succeeded', attempts: 1, lease_owner: null })
+  })
+
+  it('passes over rows the dispatcher still has an attempt out for, even past their lease', async () => {
+    const p = await t.partner()
+    await p.post('/webhooks', { url: 'https://hooks.example.com/refdesk', events: ['game.created'] })
+    const league = (await p.post('/leagues', { name: 'L' })).body.data
+    const games = [{ startsAt: '2026-05-01T18:00:00Z' }, { startsAt: '2026-05-02T18:00:00Z' }]
+    await p.post(`/leagues/${league.id}/games`, { games })
+    await fanOut(t.deps.db)
+    const iso = (ms: number) => new Date(ms).toISOString()
+    const lease = (at: number, exclude: string[]) =>
+      leaseDue(t.deps.db, {
+        owner: 'dispatcher-1',
+        now: iso(at),
+        until: iso(at + 1000),
+        limit: 10,
+        room: new Map(),
+        defaultRoom: 10,
+        exclude,
+      })
+    const now = Date.now()
+    const first = await lease(now, [])
+    expect(first).toHaveLength(2)
+    const again = await lease(now + 5000, [first[0]!.id])
+    expect(again.map((r) => r.id)).toEqual([first[1]!.id])
   })
 })

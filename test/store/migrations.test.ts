@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { newId } from '../../src/domain/clock.js'
+import { newId } from '../../src/clock.js'
 import { openDatabase } from '../../src/store/database.js'
 import { isUniqueViolation } from '../../src/store/errors.js'
 import { testDatabaseUrl, useTestApp } from '../helpers/app.js'

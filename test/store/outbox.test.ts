@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { newId, nowIso } from '../../src/domain/clock.js'
+import { newId, nowIso } from '../../src/clock.js'
 import { domainEvent, recordEvents } from '../../src/domain/events.js'
 import { listEvents } from '../../src/store/outbox.js'
 import { useTestApp } from '../helpers/app.js'

@@ -2,11 +2,11 @@
 // afresh answers, whatever the parameters, inside and outside transactions.
 import { describe, expect, it } from 'vitest'
 import { prepared } from '../../src/store/prepared.js'
-import { leagueInScope, type Scope } from '../../src/store/scope.js'
+import { leagueInScope, type ScopeParams } from '../../src/store/scope.js'
 import { useTestApp } from '../helpers/app.js'
 import { seedLeague } from '../helpers/fixtures.js'
 
-const leagueByIdInScope = prepared((db, p: Scope & { id: string }) =>
+const leagueByIdInScope = prepared((db, p: ScopeParams & { id: string }) =>
   db.selectFrom('leagues').select(['id', 'name']).where('id', '=', p.id).where(leagueInScope(p)),
 )
 

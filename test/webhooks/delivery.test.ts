@@ -1,10 +1,11 @@
-import { EVENT_NAMES } from '../../src/domain/events.js'
+import { EVENT_NAMES } from '../../src/schemas/events.js'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { grantLeague } from '../../src/domain/api-keys.js'
 import { chargePayment, completeGame, markNoShow } from '../../src/domain/payments.js'
 import { simulatedProcessor } from '../../src/domain/payment-processor.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
+import { schemaValidator } from '../openapi/helpers.js'
 import { useDispatchers } from './dispatch.js'
 import { startReceiver, type Receiver } from './receiver.js'
 
@@ -85,8 +86,13 @@ describe('webhook delivery', () => {
 
     const wh = new Webhook(endpoint.secret, { format: 'raw' })
     const byId = new Map(received.map((r) => [r.json.id, r]))
+    // What the OpenAPI document's webhooks section promises for each event is what arrives.
+    const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json()
+    const compile = schemaValidator(doc)
     for (const event of outbox) {
       const r = byId.get(event.id)!
+      const validate = compile(doc.webhooks[event.event].post.requestBody.content['application/json'].schema)
+      expect(validate(r.json), `${event.event}: ${JSON.stringify(validate.errors)}`).toBe(true)
       expect(r.headers['webhook-id']).toBe(event.id)
       expect(r.headers['webhook-timestamp']).toMatch(/^\d+$/)
       expect(r.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/)

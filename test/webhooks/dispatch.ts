@@ -1,17 +1,17 @@
 // Starts in-process dispatchers over the test app's database with short, test-sized settings, and stops
 // them after each test.
 import { afterEach } from 'vitest'
-import type { WebhookSettings } from '../../src/config.js'
-import { parseAllowPrivate } from '../../src/webhooks/address-guard.js'
+import type { Clock } from '../../src/clock.js'
+import type { WebhookSettings } from '../../src/webhooks/settings.js'
 import { startDispatcher, type Dispatcher } from '../../src/webhooks/dispatcher.js'
 import { parseRetrySchedule } from '../../src/webhooks/retry-schedule.js'
-import { testDatabaseUrl, type TestApp } from '../helpers/app.js'
+import { TEST_WEBHOOK_POLICY, type TestApp } from '../helpers/app.js'
 import { CA } from './receiver.js'
 
 export const testSettings = (overrides: Partial<WebhookSettings> = {}): WebhookSettings => ({
   retrySchedule: parseRetrySchedule('0s,100ms,200ms'),
   timeoutMs: 2000,
-  policy: parseAllowPrivate('127.0.0.0/8'),
+  policy: TEST_WEBHOOK_POLICY,
   concurrency: 8,
   perEndpointConcurrency: 4,
   pollIntervalMs: 200,
@@ -23,13 +23,17 @@ export function useDispatchers(t: TestApp) {
   afterEach(async () => {
     await Promise.all(running.splice(0).map((d) => d.stop(0)))
   })
-  return async (overrides: Partial<WebhookSettings> = {}, leaseMs?: number): Promise<Dispatcher> => {
+  return async (
+    overrides: Partial<WebhookSettings> = {},
+    leaseMs?: number,
+    clock?: Clock,
+  ): Promise<Dispatcher> => {
     const dispatcher = startDispatcher({
-      db: t.deps.db,
+      database: t.runtime.database,
       settings: testSettings(overrides),
-      databaseUrl: await testDatabaseUrl(),
       ca: CA,
       ...(leaseMs !== undefined && { leaseMs }),
+      ...(clock !== undefined && { clock }),
     })
     running.push(dispatcher)
     return dispatcher

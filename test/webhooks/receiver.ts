@@ -1,7 +1,8 @@
-// A real HTTPS receiver on 127.0.0.1 with a certificate from the test CA (fixtures/). Its behaviour is
-// scripted per request: a status code, a connection reset, or a hang (never answers).
+// A real HTTPS receiver on 127.0.0.1 with a certificate from the test CA (fixtures/), or a plain HTTP one
+// (`{ plain: true }`, as a partner develops with). Its behaviour is scripted per request: a status code,
+// a connection reset, or a hang (never answers).
 import { readFileSync } from 'node:fs'
-import type { ServerResponse } from 'node:http'
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import { vi } from 'vitest'
@@ -36,7 +37,7 @@ export interface Receiver {
   close(): Promise<void>
 }
 
-export async function startReceiver(): Promise<Receiver> {
+export async function startReceiver(options: { plain?: boolean } = {}): Promise<Receiver> {
   const queue: Behaviour[] = []
   const acceptedSet = new WeakSet<Received>()
   const sockets = new Set<Socket>()
@@ -70,36 +71,37 @@ export async function startReceiver(): Promise<Receiver> {
         server.close(() => resolve())
       }),
   }
-  const server: Server = createServer(
-    { key: fixture('server.key'), cert: fixture('server.crt') },
-    (req, res) => {
-      receiver.maxConcurrent = Math.max(receiver.maxConcurrent, ++open)
-      res.on('close', () => open--)
-      const chunks: Buffer[] = []
-      req.on('data', (c: Buffer) => chunks.push(c))
-      req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8')
-        const entry: Received = {
-          path: req.url ?? '',
-          headers: req.headers as Record<string, string>,
-          body,
-          json: JSON.parse(body),
-          receivedAt: performance.now(),
-        }
-        receiver.received.push(entry)
-        const behaviour = queue.shift() ?? receiver.fallback
-        if (behaviour === 'reset') return req.socket.destroy()
-        if (behaviour === 'hang') return void hung.push({ entry, res })
-        if (behaviour >= 200 && behaviour < 300) acceptedSet.add(entry)
-        res.writeHead(behaviour, behaviour === 302 ? { location: 'https://127.0.0.1/elsewhere' } : {}).end()
-      })
-    },
-  )
-  server.on('secureConnection', (s: Socket) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    receiver.maxConcurrent = Math.max(receiver.maxConcurrent, ++open)
+    res.on('close', () => open--)
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8')
+      const entry: Received = {
+        path: req.url ?? '',
+        headers: req.headers as Record<string, string>,
+        body,
+        json: JSON.parse(body),
+        receivedAt: performance.now(),
+      }
+      receiver.received.push(entry)
+      const behaviour = queue.shift() ?? receiver.fallback
+      if (behaviour === 'reset') return req.socket.destroy()
+      if (behaviour === 'hang') return void hung.push({ entry, res })
+      if (behaviour >= 200 && behaviour < 300) acceptedSet.add(entry)
+      res.writeHead(behaviour, behaviour === 302 ? { location: 'https://127.0.0.1/elsewhere' } : {}).end()
+    })
+  }
+  const server: Server | ReturnType<typeof createHttpServer> = options.plain
+    ? createHttpServer(handle)
+    : createServer({ key: fixture('server.key'), cert: fixture('server.crt') }, handle)
+  server.on(options.plain ? 'connection' : 'secureConnection', (s: Socket) => {
     sockets.add(s)
     s.on('close', () => sockets.delete(s))
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  receiver.url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
+  const scheme = options.plain ? 'http' : 'https'
+  receiver.url = `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`
   return receiver
 }

@@ -74,8 +74,8 @@ describe('dispatchers sharing one database', () => {
     const second = isPostgres() ? openDatabase(t.url) : undefined
     if (second) opened.push(second)
     const settings = testSettings({ concurrency: 16, perEndpointConcurrency: 8 })
-    for (const db of [runtime.deps.db, second?.db ?? runtime.deps.db]) {
-      started.push(startDispatcher({ db, settings, databaseUrl: t.url, ca: CA }))
+    for (const database of [runtime.database, second ?? runtime.database]) {
+      started.push(startDispatcher({ database, settings, ca: CA }))
     }
     const games = Array.from({ length: 150 }, (_, i) => ({
       startsAt: new Date(Date.UTC(2026, 4, 1) + i * 3_600_000).toISOString(),
@@ -145,9 +145,8 @@ describe('dispatchers sharing one database', () => {
     receiver.script('hang')
     const runtime = await t.runtime()
     const dispatcher = startDispatcher({
-      db: runtime.deps.db,
+      database: runtime.database,
       settings: testSettings(),
-      databaseUrl: t.url,
       ca: CA,
     })
     await api.post(`/leagues/${league.id}/games`, { games: [{ startsAt: '2026-05-01T18:00:00Z' }] })
@@ -195,6 +194,14 @@ describe('dispatchers sharing one database', () => {
         }).then((r) => r.json() as Promise<any>)
       // By name, so TLS is checked against the certificate's DNS name through NODE_EXTRA_CA_CERTS.
       await call('/webhooks', { url: receiver.url.replace('127.0.0.1', 'localhost') })
+      // Registration follows REFDESK_WEBHOOK_ALLOW_PRIVATE too: a private literal passes, metadata never.
+      const quiet = { events: ['payment.failed'] }
+      expect((await call('/webhooks', { url: 'https://10.1.2.3/hook', ...quiet })).data.url).toBe(
+        'https://10.1.2.3/hook',
+      )
+      expect(await call('/webhooks', { url: 'https://169.254.169.254/', ...quiet })).toEqual({
+        error: 'https_url_required',
+      })
       const league = (await call('/leagues', { name: 'S' })).data
       await call(`/leagues/${league.id}/games`, { games: [{ startsAt: '2026-05-01T18:00:00Z' }] })
       const [received] = await receiver.waitForAccepted(1)

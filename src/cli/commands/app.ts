@@ -4,10 +4,12 @@ import { Command, Option } from 'commander'
 import { assignPosition, withdrawClaim } from '../../domain/assignments.js'
 import { APP_CALLER } from '../../domain/caller.js'
 import { simulatedProcessor, type SimulatedOutcome } from '../../domain/payment-processor.js'
-import { denyOfficial } from '../../domain/officials.js'
+import { approveOfficial, denyOfficial } from '../../domain/officials.js'
 import { chargePayment, completeGame, markNoShow, markPaid } from '../../domain/payments.js'
 import type { Deps } from '../../domain/deps.js'
-import { printJson } from '../output.js'
+import { issueSignInLink } from '../../domain/sign-in-links.js'
+import { loadConfig } from '../../config.js'
+import { printJson, printLine } from '../output.js'
 import { databaseOption, withRuntime, type DatabaseFlags } from '../runtime.js'
 
 const OUTCOMES: readonly SimulatedOutcome[] = ['paid', 'failed', 'requires_card']
@@ -19,13 +21,20 @@ function act(flags: DatabaseFlags, action: (deps: Deps) => Promise<unknown>, run
 
 export function appCommand(): Command {
   const app = new Command('app')
-    .summary('in-app actions: claim, withdraw, complete, no-show, pay, charge, deny')
+    .summary('in-app actions: claim, withdraw, complete, no-show, pay, charge, approve, deny, sign-in-link')
     .description(
       'Perform the actions of organizers and officials that the partner API does not expose. Each prints ' +
         'the resulting record as JSON on stdout and emits the same webhook events as the application. ' +
         'An action the current state forbids prints {"error":"<code>"} on stderr and exits with status 1.',
     )
+  addOfficialActions(app)
+  addOrganizerActions(app)
+  addSignInLink(app)
+  return app
+}
 
+/** What an official does: claim an open position, withdraw from one. */
+function addOfficialActions(app: Command): void {
   app
     .command('claim')
     .summary('an approved official claims an open position (event position.claimed)')
@@ -57,7 +66,10 @@ export function appCommand(): Command {
     .action((positionId: string, flags: DatabaseFlags) =>
       act(flags, (deps) => withdrawClaim(deps, positionId)),
     )
+}
 
+/** What an organizer does: complete games, record no-shows, settle payments, approve or deny officials. */
+function addOrganizerActions(app: Command): void {
   app
     .command('complete')
     .summary('the organizer completes a fully claimed game; payments are created (event game.completed)')
@@ -120,6 +132,21 @@ export function appCommand(): Command {
     )
 
   app
+    .command('approve')
+    .summary('the organizer approves an official’s membership (event official.approved)')
+    .description(
+      'The organizer approves a pending or denied official of the league: its status becomes approved and ' +
+        'the official can claim the league’s games. Prints the Official. Emits official.approved, as a ' +
+        'partner’s re-approval does; approving an approved official changes nothing and emits nothing.',
+    )
+    .argument('<leagueId>', 'the league')
+    .argument('<userId>', 'the official’s user id')
+    .addOption(databaseOption())
+    .action((leagueId: string, userId: string, flags: DatabaseFlags) =>
+      act(flags, (deps) => approveOfficial(deps, leagueId, userId)),
+    )
+
+  app
     .command('deny')
     .summary('the organizer denies an official’s membership (no event)')
     .description(
@@ -132,6 +159,28 @@ export function appCommand(): Command {
     .action((leagueId: string, userId: string, flags: DatabaseFlags) =>
       act(flags, (deps) => denyOfficial(deps, leagueId, userId)),
     )
+}
 
-  return app
+/** What an operator does for someone without mail: hand them a sign-in link. */
+function addSignInLink(app: Command): void {
+  app
+    .command('sign-in-link')
+    .summary('print a one-time sign-in link to the app for a person (operators without SMTP)')
+    .description(
+      'Make a sign-in link for the app at /app/ for the person with this email address (every user row ' +
+        'carrying it, in any source). The link works once, within 15 minutes; only its hash is stored. It ' +
+        'is printed alone on the last line of stdout, built from $REFDESK_PUBLIC_URL (default ' +
+        'http://localhost:$PORT). An address no user has prints {"error":"account_not_found"} on stderr.',
+    )
+    .requiredOption('--email <email>', 'the person’s email address')
+    .addOption(databaseOption())
+    .action(async (flags: DatabaseFlags & { email: string }) => {
+      const config = loadConfig({
+        flags: { ...(flags.database !== undefined && { database: flags.database }) },
+      })
+      const token = await withRuntime(flags, ({ deps }) => issueSignInLink(deps, flags.email, new Date()))
+      const publicUrl = config.app.publicUrl ?? `http://localhost:${config.port}`
+      process.stderr.write('Give this link to its owner only: it signs them in, once, within 15 minutes.\n')
+      printLine(`${publicUrl}/app/sign-in/link?token=${token}`)
+    })
 }

@@ -61,7 +61,9 @@ export function keysCommand(): Command {
     .command('list')
     .summary('list every key as JSON (never the key or its hash)')
     .description(
-      'Print every key as a JSON array: id, source, name, organizerId, createdAt, revokedAt (null while ' +
+      'Print every key as a JSON array: id, prefix (key_ and the next 8 characters, to recognize a key ' +
+        'without showing it; null for keys issued before RefDesk kept prefixes), source, name, ' +
+        'organizerId, createdAt, lastUsedAt (to the minute; null if never used), revokedAt (null while ' +
         'active) and grantedLeagueIds. Neither the plaintext key nor its hash is ever printed.',
     )
     .addOption(databaseOption())

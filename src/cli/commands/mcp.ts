@@ -1,11 +1,9 @@
 // `refdesk mcp --stdio`: the same 20 MCP tools for a local MCP client (Claude Desktop, an IDE), each
 // call forwarded over HTTP(S) to a RefDesk server with the key from $REFDESK_API_KEY. stdout carries
 // only the MCP protocol; anything else goes to stderr.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { Command } from 'commander'
-import { ConfigError } from '../../config.js'
-import { httpForward } from '../../mcp/forward.js'
-import { createMcpServer } from '../../mcp/server.js'
+import { serveMcpOverStdio } from '../../app.js'
+import { ConfigError, mcpBridgeKey, settingsHelp } from '../../config.js'
 
 interface McpFlags {
   stdio?: boolean
@@ -16,7 +14,7 @@ export function mcpCommand(): Command {
   return new Command('mcp')
     .summary('serve the MCP tools over stdio, forwarding to a RefDesk server')
     .description(
-      'Serve the 20 RefDesk MCP tools over stdio for a local MCP client. Each tool call is sent to the ' +
+      'Serve the RefDesk MCP tools (one per partner operation) over stdio for a local MCP client. Each tool call is sent to the ' +
         'RefDesk server at --base-url with the key in $REFDESK_API_KEY, so it runs with that key’s scope. ' +
         'stdout carries only MCP messages; errors go to stderr. (Remote MCP clients need no bridge: ' +
         '`refdesk serve` answers MCP over Streamable HTTP at <base-url>/mcp.)',
@@ -25,8 +23,7 @@ export function mcpCommand(): Command {
     .requiredOption('--base-url <url>', 'the API base, e.g. https://refdesk.example.com/api/v1')
     .addHelpText(
       'after',
-      '\nEnvironment:\n  REFDESK_API_KEY  the partner key (key_…) every call is made with (required)\n\n' +
-        'Example:\n  REFDESK_API_KEY=key_… refdesk mcp --stdio --base-url https://refdesk.example.com/api/v1',
+      `${settingsHelp('mcp')}\n\nExample:\n  REFDESK_API_KEY=key_… refdesk mcp --stdio --base-url https://refdesk.example.com/api/v1`,
     )
     .action(serveStdio)
 }
@@ -34,10 +31,7 @@ export function mcpCommand(): Command {
 async function serveStdio(flags: McpFlags): Promise<void> {
   if (!flags.stdio)
     throw new ConfigError('pass --stdio (over HTTP, `refdesk serve` answers MCP at <base-url>/mcp)')
-  const key = process.env.REFDESK_API_KEY
-  if (!key) throw new ConfigError('REFDESK_API_KEY is not set: export the partner key (key_…) to use')
-  const server = createMcpServer(httpForward(baseUrl(flags.baseUrl), key))
-  await server.connect(new StdioServerTransport())
+  await serveMcpOverStdio(baseUrl(flags.baseUrl), mcpBridgeKey())
 }
 
 function baseUrl(value: string): string {

@@ -1,7 +1,7 @@
 // `refdesk migrate`: brings the schema up to date (serve, keys and app do the same on their own start).
 import { Command } from 'commander'
-import { databaseUrlFrom } from '../../config.js'
-import { describeDatabase, printLine } from '../output.js'
+import { databaseUrlFrom, describeDatabase } from '../../config.js'
+import { printLine } from '../output.js'
 import { databaseOption, withRuntime, type DatabaseFlags } from '../runtime.js'
 
 export function migrateCommand(): Command {
@@ -14,7 +14,13 @@ export function migrateCommand(): Command {
     )
     .addOption(databaseOption())
     .action(async (flags: DatabaseFlags) => {
-      await withRuntime(flags, async () => {})
-      printLine(`migrations applied: ${describeDatabase(databaseUrlFrom(process.env, flags))} is up to date`)
+      const applied = await withRuntime(flags, async (runtime) => runtime.migrated, { create: true })
+      const database = describeDatabase(databaseUrlFrom(flags))
+      for (const name of applied) printLine(`applied ${name}`)
+      printLine(
+        applied.length === 0
+          ? `${database} was already up to date`
+          : `${database} is up to date (${applied.length} migration${applied.length === 1 ? '' : 's'} applied)`,
+      )
     })
 }

@@ -1,20 +1,19 @@
 // `refdesk serve`: the HTTP API in the foreground. SIGTERM or SIGINT stops accepting connections, lets
 // in-flight requests finish, closes the database and exits 0; a second signal exits at once with 1.
 import { Command } from 'commander'
-import { buildHttp, openRuntime } from '../../app.js'
-import { loadConfig, type ConfigFlags } from '../../config.js'
-import { loggerOptions } from '../../http/logger.js'
-import type { App } from '../../http/server.js'
-import { describeDatabase } from '../output.js'
-import { databaseOption } from '../runtime.js'
+import type { FastifyInstance } from 'fastify'
+import { buildHttp, openRuntime, serveMetrics, type App } from '../../app.js'
+import { describeDatabase, loadConfig, settingsHelp, type ConfigFlags } from '../../config.js'
+import { loggerOptions } from '../../logger.js'
 import { startDispatcher, type Dispatcher } from '../../webhooks/dispatcher.js'
-import { WEBHOOK_ENVIRONMENT } from './worker.js'
+import { databaseOption } from '../runtime.js'
+import { stopOnSignals } from '../shutdown.js'
 
 export function serveCommand(): Command {
   return new Command('serve')
     .summary('run the Partner API (HTTP) in the foreground')
     .description(
-      'Serve the Partner REST API under /api/v1, plus GET /healthz (process up) and GET /readyz (database ' +
+      'Serve the Partner REST API under /api/v1, the app for officials under /app/, plus GET /healthz (process up) and GET /readyz (database ' +
         'reachable). Applies pending migrations first. Logs JSON lines to stdout at $LOG_LEVEL (default ' +
         'info), each request with its reqId (also sent back as the Request-Id header). SIGTERM or SIGINT ' +
         'drains in-flight requests and exits 0.',
@@ -26,34 +25,48 @@ export function serveCommand(): Command {
       '--no-worker',
       'do not run the webhook dispatcher in this process (run `refdesk worker` processes instead)',
     )
-    .addHelpText('after', WEBHOOK_ENVIRONMENT)
+    .addHelpText('after', settingsHelp('serve'))
     .action(serve)
 }
 
 async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
   const config = loadConfig({ flags })
-  const runtime = await openRuntime(config.databaseUrl)
+  const runtime = await openRuntime(config.databaseUrl, {
+    limits: config.limits,
+    webhookPolicy: config.webhooks.policy,
+  })
   let app: App | undefined
+  let metrics: FastifyInstance | undefined
   let dispatcher: Dispatcher | undefined
   let draining = false
   try {
-    app = await buildHttp(runtime, loggerOptions(config.logLevel))
+    app = await buildHttp(runtime, loggerOptions(config.logLevel), {
+      mcpAllowedOrigins: config.mcpAllowedOrigins,
+      mcpMaxBatch: config.mcpMaxBatch,
+      http: config.http,
+      web: { settings: config.app },
+      publicUrl: config.publicUrl,
+      metrics: config.metrics,
+    })
     // A response written while draining tells keep-alive clients to let go of the socket; otherwise
     // close() would wait for each client's idle timeout after its last in-flight request finished.
     app.addHook('onSend', async (_request, reply) => {
       if (draining) reply.header('connection', 'close')
     })
     await app.listen({ port: config.port, host: config.host })
-    if (flags.worker !== false) {
-      dispatcher = startDispatcher({
-        db: runtime.deps.db,
-        settings: config.webhooks,
-        databaseUrl: config.databaseUrl,
-        log: app.log,
+    if (config.metrics.port !== undefined) {
+      metrics = await serveMetrics(runtime, {
+        ...config.metrics,
+        port: config.metrics.port,
+        host: config.host,
       })
+    }
+    if (flags.worker !== false) {
+      dispatcher = startDispatcher({ database: runtime.database, settings: config.webhooks, log: app.log })
     }
   } catch (error) {
     await app?.close()
+    await metrics?.close()
     await dispatcher?.stop()
     await runtime.close()
     throw error
@@ -67,28 +80,27 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
       port,
       database: describeDatabase(config.databaseUrl),
       worker: dispatcher !== undefined,
+      publicUrl: config.publicUrl,
+      metrics: metricsAddress(metrics, port),
     },
     `refdesk listening on http://${config.host}:${port}`,
   )
-  const stop = (signal: NodeJS.Signals) => {
-    if (draining) {
-      started.log.warn({ signal }, 'second signal: exiting without draining')
-      process.exit(1)
-    }
-    draining = true
-    started.log.info({ signal }, 'shutting down: draining in-flight requests')
-    started
-      .close()
-      .then(() => dispatcher?.stop())
-      .then(() => runtime.close())
-      .then(
-        () => started.log.info('stopped'),
-        (error: unknown) => {
-          started.log.error({ err: error }, 'shutdown failed')
-          process.exitCode = 1
-        },
-      )
-  }
-  process.on('SIGTERM', stop)
-  process.on('SIGINT', stop)
+  stopOnSignals(
+    started.log,
+    async () => {
+      draining = true
+      await started.close()
+      await metrics?.close()
+      await dispatcher?.stop()
+      await runtime.close()
+    },
+    'shutting down: draining in-flight requests',
+  )
+}
+
+/** Where /metrics answers, for the start-up log line. */
+function metricsAddress(server: FastifyInstance | undefined, servicePort: number): string {
+  const address = server?.server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : servicePort
+  return `port ${port}, GET /metrics`
 }

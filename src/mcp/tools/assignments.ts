@@ -2,16 +2,13 @@ import {
   assignPositionOperation,
   listAssignmentsOperation,
   unassignPositionOperation,
-} from '../../http/routes/assignments.js'
-import { getGameOperation } from '../../http/routes/games.js'
+} from '../../operations/assignments.js'
+import { getGameOperation } from '../../operations/games.js'
 import { z } from 'zod'
 import type { GameDetail } from '../../schemas/games.js'
 import { PositionDetail } from '../../schemas/games.js'
 import { ClaimOfficial } from '../../schemas/officials.js'
 import { DESTRUCTIVE, NEXT_STEP, READ, WRITE, read, refuse, segment, type ToolSpec } from '../tool.js'
-
-const GAME_NOT_FOUND =
-  'game_not_found: unknown or out-of-scope gameId; call refdesk_list_games (needs leagueId) for valid ids.'
 
 const UnassignPreview = z.object({
   gameId: z.string(),
@@ -26,18 +23,15 @@ export const assignmentTools: ToolSpec[] = [
     name: 'list_assignments',
     title: 'List a league’s assignments',
     description:
-      'Lists every position of a league that holds a claim (claimed, completed, or cancelled after a no-show), by game start, each with its game, official and payment. Needs leagueId (from refdesk_list_leagues). Errors: league_not_found: unknown or out-of-scope leagueId; call refdesk_list_leagues.',
+      'Lists every position of a league that holds a claim (claimed, completed, or cancelled after a no-show), by game start, each with its game, official and payment. Needs leagueId (from refdesk_list_leagues).',
     annotations: READ,
     operation: listAssignmentsOperation,
   },
   {
     name: 'assign_position',
     title: 'Assign an official to a position',
-    description: [
+    description:
       'Assigns an approved official of the game’s league to a position: the given positionId, else the first open one. Name the official by userId (from refdesk_list_officials) or by your externalId. Needs gameId (from refdesk_list_games). Not idempotent: after an unclear failure, check refdesk_get_game before retrying.',
-      'Errors: externalId_required (send userId or externalId); invalid_userId, invalid_externalId, invalid_positionId, invalid_source (fix the argument); source_reserved / source_mismatch (omit source); official_not_found (no such person: add them with refdesk_upsert_official); not_a_league_official (the person is not an approved official of this league: refdesk_upsert_official approves them); position_not_found (positionId is not a position of this game: see refdesk_get_game); position_taken (already claimed, possibly by a concurrent call: see refdesk_get_game); position_not_open (cancelled or completed); no_open_position (every position is taken or closed); ' +
-        GAME_NOT_FOUND,
-    ].join('\n'),
     annotations: WRITE,
     operation: assignPositionOperation,
   },
@@ -47,7 +41,6 @@ export const assignmentTools: ToolSpec[] = [
     description: [
       'Releases a claimed position: the claim is deleted and the position reopens (or becomes cancelled in a cancelled game). Needs gameId (from refdesk_list_games) and positionId (from refdesk_get_game or refdesk_list_assignments).',
       'Destructive: without confirm: true nothing changes and the result is a preview naming the position and the official who would be released. Show it to the user, then repeat with confirm: true.',
-      `Errors: positionId_required (send positionId); position_not_found (not a position of this game: see refdesk_get_game); position_not_claimed (nobody holds it); ${GAME_NOT_FOUND}`,
     ].join('\n'),
     annotations: DESTRUCTIVE,
     operation: unassignPositionOperation,

@@ -4,7 +4,7 @@ import {
   getGameOperation,
   updateGameOperation,
   cancelGameOperation,
-} from '../../http/routes/games.js'
+} from '../../operations/games.js'
 import { z } from 'zod'
 import {
   PositionDetail,
@@ -12,13 +12,8 @@ import {
   type Game as GameShape,
   type GameDetail as GameDetailShape,
 } from '../../schemas/games.js'
-import { parseWith } from '../../schemas/parse.js'
+import { parseWith } from '../../domain/parse.js'
 import { DESTRUCTIVE, NEXT_STEP, READ, WRITE, read, segment, type ToolSpec } from '../tool.js'
-
-const LEAGUE_NOT_FOUND =
-  'league_not_found: unknown or out-of-scope leagueId; call refdesk_list_leagues for valid ids.'
-const GAME_NOT_FOUND =
-  'game_not_found: unknown or out-of-scope gameId; call refdesk_list_games (needs leagueId) for valid ids.'
 
 const UpsertGamesPreview = z.object({
   leagueId: z.string(),
@@ -47,7 +42,8 @@ export const gameTools: ToolSpec[] = [
   {
     name: 'list_games',
     title: 'List a league’s games',
-    description: `Lists a league’s games by startsAt ascending, each with its positions (id, label, pay, status). Needs leagueId (from refdesk_list_leagues). Errors: ${LEAGUE_NOT_FOUND}`,
+    description:
+      'Lists a league’s games by startsAt ascending, each with its positions (id, label, pay, status). Needs leagueId (from refdesk_list_leagues).',
     annotations: READ,
     operation: listGamesOperation,
   },
@@ -58,7 +54,6 @@ export const gameTools: ToolSpec[] = [
       'Creates games in a league, one open position each; a game with an externalId is upserted on (source, externalId): an existing game gets its sport, startsAt, location, latitude and longitude overwritten. Needs leagueId (from refdesk_list_leagues).',
       'Bulk write: without confirm: true nothing is written and the result is a preview listing which items would create a game and which would update which existing game. Show it to the user, then repeat with confirm: true.',
       'Games are written in order; the first failing item is the error and the items before it stay written. Re-sending the corrected batch is safe when every item has an externalId.',
-      `Errors: no_games / too_many_games (send 1 to 500 items); invalid_startsAt:<value> (ISO 8601 date-time), invalid_sport, invalid_location, invalid_label, invalid_payDollars, invalid_latitude, invalid_longitude, invalid_externalId, invalid_source (fix that item); source_reserved / source_mismatch (omit source); external_id_conflict (that externalId belongs to a game of another league: use another externalId); ${LEAGUE_NOT_FOUND}`,
     ].join('\n'),
     annotations: { ...DESTRUCTIVE, idempotentHint: true },
     operation: upsertGamesOperation,
@@ -91,17 +86,16 @@ export const gameTools: ToolSpec[] = [
   {
     name: 'get_game',
     title: 'Get a game',
-    description: `Returns one game with each position’s official and payment. Needs gameId (from refdesk_list_games or refdesk_get_league). Errors: ${GAME_NOT_FOUND}`,
+    description:
+      'Returns one game with each position’s official and payment. Needs gameId (from refdesk_list_games or refdesk_get_league).',
     annotations: READ,
     operation: getGameOperation,
   },
   {
     name: 'update_game',
     title: 'Update a game',
-    description: [
+    description:
       'Changes a game’s sport, startsAt or location; only the keys given apply. The status cannot be set here (use refdesk_cancel_game to cancel). Needs gameId (from refdesk_list_games).',
-      `Errors: status_not_updatable (drop status); invalid_startsAt:<value>, invalid_sport, invalid_location (fix the argument); ${GAME_NOT_FOUND}`,
-    ].join('\n'),
     annotations: WRITE,
     operation: updateGameOperation,
   },
@@ -111,7 +105,6 @@ export const gameTools: ToolSpec[] = [
     description: [
       'Cancels a game: its open positions become cancelled; claimed positions keep their officials and payments. Cancelling a cancelled game changes nothing. Needs gameId (from refdesk_list_games).',
       'Destructive: without confirm: true nothing changes and the result is a preview listing the positions that would be cancelled and those kept. Show it to the user, then repeat with confirm: true.',
-      `Errors: ${GAME_NOT_FOUND}`,
     ].join('\n'),
     annotations: DESTRUCTIVE,
     operation: cancelGameOperation,

@@ -1,16 +1,13 @@
-import { listAssignmentsOperation } from '../../http/routes/assignments.js'
+import { listAssignmentsOperation } from '../../operations/assignments.js'
 import {
   listOfficialsOperation,
   removeOfficialOperation,
   upsertOfficialOperation,
-} from '../../http/routes/officials.js'
+} from '../../operations/officials.js'
 import { z } from 'zod'
 import type { Assignment } from '../../schemas/games.js'
 import { Official } from '../../schemas/officials.js'
 import { DESTRUCTIVE, NEXT_STEP, READ, UPSERT, read, refuse, segment, type ToolSpec } from '../tool.js'
-
-const LEAGUE_NOT_FOUND =
-  'league_not_found: unknown or out-of-scope leagueId; call refdesk_list_leagues for valid ids.'
 
 const RemoveOfficialPreview = z.object({
   official: Official,
@@ -30,17 +27,16 @@ export const officialTools: ToolSpec[] = [
   {
     name: 'list_officials',
     title: 'List a league’s officials',
-    description: `Lists a league’s officials in every membership status (pending, approved, denied), oldest first; their userId is what refdesk_assign_position and refdesk_remove_official take. Needs leagueId (from refdesk_list_leagues). Errors: ${LEAGUE_NOT_FOUND}`,
+    description:
+      'Lists a league’s officials in every membership status (pending, approved, denied), oldest first; their userId is what refdesk_assign_position and refdesk_remove_official take. Needs leagueId (from refdesk_list_leagues).',
     annotations: READ,
     operation: listOfficialsOperation,
   },
   {
     name: 'upsert_official',
     title: 'Add or re-approve an official',
-    description: [
+    description:
       'Adds an official to a league, upserting the user on (source, externalId); an existing membership (a denied one included) is approved again unless status "pending" is sent. Safe to repeat. Needs leagueId (from refdesk_list_leagues) and your externalId for the person.',
-      `Errors: externalId_required (send your stable id for the person); invalid_externalId, invalid_email, invalid_name, invalid_source (fix the argument); source_reserved / source_mismatch (omit source); user_is_organizer (that person organizes the league and cannot also officiate it); ${LEAGUE_NOT_FOUND}`,
-    ].join('\n'),
     annotations: UPSERT,
     operation: upsertOfficialOperation,
   },
@@ -50,7 +46,6 @@ export const officialTools: ToolSpec[] = [
     description: [
       'Removes an official’s membership; every position they hold in status claimed is released (reopened, or cancelled in a cancelled game). Worked positions keep their claims. Needs leagueId (from refdesk_list_leagues) and userId (from refdesk_list_officials).',
       'Destructive: without confirm: true nothing changes and the result is a preview naming the official and the positions that would be released. Show it to the user, then repeat with confirm: true.',
-      `Errors: not_a_member (that userId is not in the league: check refdesk_list_officials); not_an_official (that user is the league’s organizer); ${LEAGUE_NOT_FOUND}`,
     ].join('\n'),
     annotations: DESTRUCTIVE,
     operation: removeOfficialOperation,

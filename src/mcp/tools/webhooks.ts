@@ -3,14 +3,11 @@ import {
   createWebhookOperation,
   deleteWebhookOperation,
   listWebhookDeliveriesOperation,
-} from '../../http/routes/webhooks.js'
+} from '../../operations/webhooks.js'
 import { z } from 'zod'
 import type { Delivery } from '../../schemas/webhooks.js'
 import { MAX_DELIVERIES_LIMIT, WebhookEndpoint } from '../../schemas/webhooks.js'
 import { DESTRUCTIVE, NEXT_STEP, READ, WRITE, read, refuse, type ToolSpec } from '../tool.js'
-
-const ENDPOINT_NOT_FOUND =
-  'endpoint_not_found: unknown webhookId, or one registered by another source; call refdesk_list_webhooks for valid ids.'
 
 const DeleteWebhookPreview = z.object({
   endpoint: WebhookEndpoint,
@@ -35,10 +32,8 @@ export const webhookTools: ToolSpec[] = [
   {
     name: 'create_webhook',
     title: 'Register a webhook endpoint',
-    description: [
+    description:
       'Registers an HTTPS endpoint for signed event deliveries (all events when events is empty or omitted). The result carries the signing secret, shown this once only: hand it to the user to store. Registering twice creates two endpoints, so do not retry blindly: check refdesk_list_webhooks first.',
-      'Errors: https_url_required (send an https:// URL); invalid_url, invalid_events, invalid_source (fix the argument); unknown_event:<name> (use names from the API index’s webhookEvents); source_reserved / source_mismatch (omit source).',
-    ].join('\n'),
     annotations: WRITE,
     operation: createWebhookOperation,
   },
@@ -48,7 +43,6 @@ export const webhookTools: ToolSpec[] = [
     description: [
       'Deletes a webhook endpoint and its delivery history; no further events are sent to it. Needs webhookId (from refdesk_list_webhooks).',
       'Destructive: without confirm: true nothing changes and the result is a preview showing the endpoint and how many delivery records would go with it. Show it to the user, then repeat with confirm: true.',
-      `Errors: ${ENDPOINT_NOT_FOUND}`,
     ].join('\n'),
     annotations: DESTRUCTIVE,
     operation: deleteWebhookOperation,
@@ -69,7 +63,7 @@ export const webhookTools: ToolSpec[] = [
   {
     name: 'list_webhook_deliveries',
     title: 'List an endpoint’s deliveries',
-    description: `Lists the latest deliveries to a webhook endpoint, newest first, with status, attempts and the last error (limit: default 50, at most ${MAX_DELIVERIES_LIMIT}). Needs webhookId (from refdesk_list_webhooks). Errors: invalid_limit (an integer from 1 to ${MAX_DELIVERIES_LIMIT}); ${ENDPOINT_NOT_FOUND}`,
+    description: `Lists the latest deliveries to a webhook endpoint, newest first, with status, attempts and the last error (limit: default 50, at most ${MAX_DELIVERIES_LIMIT}; status keeps one status). nextCursor, when not null, is the cursor of the next, older page. Needs webhookId (from refdesk_list_webhooks).`,
     annotations: READ,
     operation: listWebhookDeliveriesOperation,
   },

@@ -5,11 +5,18 @@ import type { CreateTableBuilder, Kysely } from 'kysely'
 import { sql } from 'kysely'
 import { isPostgres } from '../dialect.js'
 
+type TableOf = (name: string) => CreateTableBuilder<string, never>
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   const pg = isPostgres(db)
   const table = (name: string) => withSeq(db.schema.createTable(name), pg)
-  const float = pg ? 'double precision' : 'real'
+  await createPeopleAndLeagues(db, table)
+  await createGames(db, table, pg ? 'double precision' : 'real')
+  await createOutbox(db, table)
+}
 
+/** Users, partner keys and their grants, leagues and memberships. */
+async function createPeopleAndLeagues(db: Kysely<unknown>, table: TableOf): Promise<void> {
   await table('users')
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('source', 'text', (c) => c.notNull())
@@ -63,7 +70,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('memberships_league_user', ['league_id', 'user_id'])
     .execute()
+}
 
+/** Games, their positions, claims and payments. */
+async function createGames(
+  db: Kysely<unknown>,
+  table: TableOf,
+  float: 'double precision' | 'real',
+): Promise<void> {
   await table('games')
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('league_id', 'text', (c) => c.notNull().references('leagues.id'))
@@ -121,7 +135,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute()
   await db.schema.createIndex('payments_league').on('payments').column('league_id').execute()
+}
 
+async function createOutbox(db: Kysely<unknown>, table: TableOf): Promise<void> {
   await table('outbox_events')
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('event', 'text', (c) => c.notNull())

@@ -2,10 +2,20 @@
 import type { Migration, MigrationProvider } from 'kysely'
 import * as m0001 from './0001_initial.js'
 import * as m0002 from './0002_webhooks.js'
+import * as m0003 from './0003_app.js'
+import * as m0004 from './0004_outbox_fanout.js'
+import * as m0005 from './0005_developer_surface.js'
+import * as m0006 from './0006_organizer.js'
+import * as m0007 from './0007_webhook_toolkit.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_webhooks': m0002,
+  '0003_app': m0003,
+  '0004_outbox_fanout': m0004,
+  '0005_developer_surface': m0005,
+  '0006_organizer': m0006,
+  '0007_webhook_toolkit': m0007,
 }
 
 export const migrationProvider: MigrationProvider = {

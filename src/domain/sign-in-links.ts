@@ -1,0 +1,113 @@
+// Sign-in by single-use email link. A link lives 15 minutes and is redeemed once, for a session. Asking for
+// one answers alike whether or not the address has an account (the caller shows one page either way), and
+// is rate-limited per address and per client in the database, so every serving process shares the count.
+import * as people from '../store/people.js'
+import * as sessions from '../store/sessions.js'
+import * as links from '../store/sign-in-links.js'
+import type { Deps } from './deps.js'
+import { fail } from './errors.js'
+import { hashSecret, isSecretToken, newSecretToken } from './secret-tokens.js'
+
+export const SIGN_IN_LINK_TTL_MS = 15 * 60_000
+
+export interface SignInLimits {
+  /** Link requests allowed per address, and per client address, within one window. */
+  readonly perAddress: number
+  readonly perClient: number
+  readonly windowMs: number
+}
+
+export type SignInRequest =
+  | { readonly outcome: 'link'; readonly token: string }
+  | { readonly outcome: 'no_account' }
+  | { readonly outcome: 'limited' }
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/
+
+/** Trimmed and lowercased, as partners' user emails are stored; undefined for anything not an address. */
+export function normalizeEmail(raw: unknown): string | undefined {
+  if (typeof raw !== 'string') return undefined
+  const email = raw.trim().toLowerCase()
+  return email.length <= 255 && EMAIL.test(email) ? email : undefined
+}
+
+// RefDesk's placeholder addresses (`…@placeholder.refdesk.invalid`, `…@partners.refdesk.invalid`) use the
+// reserved .invalid domain: no mail can reach them, so no link is made for them.
+const canReceiveMail = (email: string): boolean => !email.endsWith('.invalid')
+
+/**
+ * Counts the request against both limits, then makes a link if the address has an account. Every request is
+ * counted, with or without an account, so the limits reveal nothing either.
+ */
+export async function requestSignInLink(
+  deps: Deps,
+  input: { email: string; client: string; limits: SignInLimits; now: Date },
+): Promise<SignInRequest> {
+  const { email, limits, now } = input
+  const at = now.toISOString()
+  const windowStartedAfter = new Date(now.getTime() - limits.windowMs).toISOString()
+  return deps.db.transaction().execute(async (trx) => {
+    await links.deleteLimitsStartedBefore(trx, windowStartedAfter)
+    const byAddress = await links.countHit(trx, `address:${hashSecret(email)}`, at, windowStartedAfter)
+    const byClient = await links.countHit(trx, `client:${hashSecret(input.client)}`, at, windowStartedAfter)
+    if (byAddress > limits.perAddress || byClient > limits.perClient) return { outcome: 'limited' }
+    if (!canReceiveMail(email) || !(await people.hasUserWithEmail(trx, email)))
+      return { outcome: 'no_account' }
+    await links.deleteLinksExpiredBefore(trx, at)
+    return { outcome: 'link', token: await insertLink(trx, email, now) }
+  })
+}
+
+/** The operator's link (`refdesk app sign-in-link`): no rate limit, any address an account carries. */
+export async function issueSignInLink(deps: Deps, rawEmail: string, now: Date): Promise<string> {
+  const email = normalizeEmail(rawEmail) ?? fail('invalid_email')
+  return deps.db.transaction().execute(async (trx) => {
+    if (!(await people.hasUserWithEmail(trx, email))) fail('account_not_found')
+    return insertLink(trx, email, now)
+  })
+}
+
+async function insertLink(db: Deps['db'], email: string, now: Date): Promise<string> {
+  const token = newSecretToken()
+  await links.insertLink(db, {
+    token_hash: hashSecret(token),
+    email,
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + SIGN_IN_LINK_TTL_MS).toISOString(),
+  })
+  return token
+}
+
+/** Whether the link would still sign in at `now`; reading it does not use it up. */
+export async function isLiveSignInLink(deps: Deps, token: unknown, now: Date): Promise<boolean> {
+  if (!isSecretToken(token)) return false
+  return (await links.findLiveLink(deps.db, hashSecret(token), now.toISOString())) !== undefined
+}
+
+export interface NewSession {
+  readonly token: string
+  readonly expiresAt: Date
+}
+
+/** Uses the link up and opens a session for its address; undefined for an unknown, used or expired link. */
+export async function redeemSignInLink(
+  deps: Deps,
+  token: unknown,
+  input: { now: Date; sessionTtlMs: number },
+): Promise<NewSession | undefined> {
+  if (!isSecretToken(token)) return undefined
+  const at = input.now.toISOString()
+  return deps.db.transaction().execute(async (trx) => {
+    const email = await links.consumeLink(trx, hashSecret(token), at)
+    if (email === undefined) return undefined
+    await sessions.deleteSessionsExpiredBefore(trx, at)
+    const session = { token: newSecretToken(), expiresAt: new Date(input.now.getTime() + input.sessionTtlMs) }
+    await sessions.insertSession(trx, {
+      token_hash: hashSecret(session.token),
+      email,
+      created_at: at,
+      expires_at: session.expiresAt.toISOString(),
+    })
+    return session
+  })
+}

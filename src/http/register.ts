@@ -1,0 +1,92 @@
+// The operations as Fastify routes of the /api/v1 plugin: schemas for validation, serialization and the
+// OpenAPI document, and a handler that runs the operation for the authenticated caller. Operations marked
+// `idempotencyKey` also honour an `Idempotency-Key` header (domain/idempotency.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import type { Deps } from '../domain/deps.js'
+import { ApiError, type ErrorCode } from '../domain/errors.js'
+import { runOnce, type KeptAnswer } from '../domain/idempotency.js'
+import { bodyOf, envelopeOf, type Operation, type ParsedInput } from '../operations/operation.js'
+import { errorResponses } from './openapi.js'
+import { checkingBodyWith } from './validation.js'
+
+const IDEMPOTENCY_KEY_LENGTH = 255
+
+const IDEMPOTENCY_ERRORS: ErrorCode[] = [
+  'invalid_idempotency_key',
+  'idempotency_key_reused',
+  'idempotency_key_in_use',
+]
+
+// Loose: every other header passes through untouched.
+const IdempotencyHeaders = z.looseObject({
+  'idempotency-key': z
+    .string({ error: 'invalid_idempotency_key' })
+    .regex(/^[\x21-\x7e]+$/, { error: 'invalid_idempotency_key' })
+    .max(IDEMPOTENCY_KEY_LENGTH, { error: 'invalid_idempotency_key' })
+    .optional()
+    .meta({
+      description: `Up to ${IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, unique per request you mean (a UUID): a retry with the same key and the same request within 24 h replays the first answer, status and body, with \`Idempotent-Replayed: true\`, and acts no second time. The same key with a different request answers idempotency_key_reused; while the first request still runs, idempotency_key_in_use. Keys belong to your API key.`,
+      example: '4f1c2f5e-7d1a-4a8e-9b7e-2f0c1d9e8a61',
+    }),
+})
+
+export function registerOperations(app: FastifyInstance, deps: Deps, operations: readonly Operation[]): void {
+  for (const operation of operations) {
+    const { operationId } = operation
+    const status = operation.status ?? 200
+    const bodyCheck = operation.bodyCheck
+    const errors: ErrorCode[] = [
+      ...operation.errors,
+      // An id that cannot be decoded matches no route at all.
+      ...(operation.params ? (['not_found'] as const) : []),
+      ...(operation.idempotencyKey ? IDEMPOTENCY_ERRORS : []),
+    ]
+    app.route({
+      method: operation.method,
+      url: operation.path.replace(/\{(\w+)\}/g, ':$1'),
+      schema: {
+        operationId,
+        tags: operation.tags,
+        summary: operation.summary,
+        ...(operation.description !== undefined && { description: operation.description }),
+        ...(operation.params && { params: operation.params }),
+        ...(operation.query && { querystring: operation.query }),
+        ...(operation.body && { body: operation.body }),
+        ...(operation.idempotencyKey && { headers: IdempotencyHeaders }),
+        response: { [status]: envelopeOf(operation), ...errorResponses(...errors) },
+      },
+      ...(bodyCheck && { validatorCompiler: checkingBodyWith(bodyCheck) }),
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const input = {
+          caller: request.caller,
+          params: request.params,
+          query: request.query,
+          body: request.body,
+        } as ParsedInput
+        const key = operation.idempotencyKey ? request.headers['idempotency-key'] : undefined
+        if (typeof key !== 'string') {
+          return reply.code(status).send(bodyOf(operation, await operation.handle(deps, input)))
+        }
+        const { params, query, body } = input
+        const answer = await runOnce(deps, request.caller, key, { operationId, params, query, body }, () =>
+          answerOf(operation, deps, input),
+        )
+        if (answer.replayed) reply.header('idempotent-replayed', 'true')
+        // Already JSON: sent as is, so a replay is byte for byte the first answer.
+        return reply.code(answer.status).type('application/json; charset=utf-8').send(answer.body)
+      },
+    })
+  }
+}
+
+/** The operation's answer as JSON text; a refusal is an answer too, a fault is thrown. */
+async function answerOf(operation: Operation, deps: Deps, input: ParsedInput): Promise<KeptAnswer> {
+  try {
+    const body = envelopeOf(operation).parse(bodyOf(operation, await operation.handle(deps, input)))
+    return { status: operation.status ?? 200, body: JSON.stringify(body) }
+  } catch (error) {
+    if (error instanceof ApiError) return { status: error.status, body: JSON.stringify(error.body) }
+    throw error
+  }
+}

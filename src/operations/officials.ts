@@ -1,0 +1,70 @@
+import { z } from 'zod'
+import { listOfficials, removeOfficial, upsertOfficial } from '../domain/officials.js'
+import { LeagueParams } from '../schemas/leagues.js'
+import { Official, OfficialParams, UpsertOfficialBody } from '../schemas/officials.js'
+import { defineOperation } from './operation.js'
+
+const tags = ['officials']
+
+export const listOfficialsOperation = defineOperation({
+  method: 'GET',
+  path: '/leagues/{leagueId}/officials',
+  operationId: 'listOfficials',
+  tags,
+  summary: 'List the league’s officials in every status, oldest first',
+  description: 'Memberships with role official: pending, approved and denied. Not paginated.',
+  responseDescription: 'The officials, oldest first.',
+  params: LeagueParams,
+  data: z.array(Official),
+  errors: ['league_not_found'],
+  handle: (deps, { caller, params }) => listOfficials(deps, caller, params.leagueId),
+})
+
+export const upsertOfficialOperation = defineOperation({
+  method: 'POST',
+  path: '/leagues/{leagueId}/officials',
+  operationId: 'upsertOfficial',
+  tags,
+  summary: 'Add an official or re-approve one, upserting the user on (source, externalId)',
+  description:
+    'Idempotent. A new membership emits official.joined, an existing one (denied included) official.approved.',
+  responseDescription: 'The membership after the upsert.',
+  params: LeagueParams,
+  body: UpsertOfficialBody,
+  requestExample: { externalId: 'ref-7', name: 'Sam Whistle', email: 'sam@example.com' },
+  status: 201,
+  data: Official,
+  errors: [
+    'invalid_json',
+    'externalId_required',
+    'invalid_externalId',
+    'source_reserved',
+    'source_mismatch',
+    'invalid_source',
+    'invalid_email',
+    'invalid_name',
+    'league_not_found',
+    'user_is_organizer',
+  ],
+  handle: (deps, { caller, params, body }) => upsertOfficial(deps, caller, params.leagueId, body),
+})
+
+export const removeOfficialOperation = defineOperation({
+  method: 'DELETE',
+  path: '/leagues/{leagueId}/officials/{userId}',
+  operationId: 'removeOfficial',
+  tags,
+  summary: 'Remove an official from the league, reopening every position they hold',
+  description:
+    'Positions in status claimed are reopened and their claims deleted (in a cancelled game they become cancelled: a cancelled game never has an open position). Worked and no-show positions keep their claims. Emits official.removed.',
+  responseDescription: 'Always `{"removed": true}`.',
+  params: OfficialParams,
+  data: z.object({ removed: z.literal(true) }),
+  errors: ['league_not_found', 'not_a_member', 'not_an_official'],
+  async handle(deps, { caller, params }) {
+    await removeOfficial(deps, caller, params.leagueId, params.userId)
+    return { removed: true as const }
+  },
+})
+
+export const officialOperations = [listOfficialsOperation, upsertOfficialOperation, removeOfficialOperation]

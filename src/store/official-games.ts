@@ -1,0 +1,187 @@
+// What one person sees as an official: the positions they hold, the open positions of leagues where they are
+// an approved official, their payments and memberships. `userIds` are the person's user rows.
+import type { Kysely } from 'kysely'
+import type { Db, MembershipRole, MembershipStatus, PositionStatus, GameStatus } from './tables.js'
+import { selectPaymentsWithGame, type PaymentWithGameRow } from './payments.js'
+
+export interface HeldPositionRow {
+  position_id: string
+  label: string
+  pay_cents: number
+  position_status: PositionStatus
+  game_id: string
+  game_status: GameStatus
+  starts_at: string
+  sport: string
+  location: string
+  league_id: string
+  league_name: string
+  currency: string
+  user_id: string
+}
+
+const positionColumns = [
+  'positions.id as position_id',
+  'positions.label',
+  'positions.pay_cents',
+  'positions.status as position_status',
+  'games.id as game_id',
+  'games.status as game_status',
+  'games.starts_at',
+  'games.sport',
+  'games.location',
+  'leagues.id as league_id',
+  'leagues.name as league_name',
+  'leagues.currency',
+] as const
+const heldColumns = [...positionColumns, 'claims.user_id'] as const
+
+function heldPositions(db: Kysely<Db>, userIds: readonly string[]) {
+  return db
+    .selectFrom('claims')
+    .innerJoin('positions', 'positions.id', 'claims.position_id')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .innerJoin('leagues', 'leagues.id', 'games.league_id')
+    .select(heldColumns)
+    .where('claims.user_id', 'in', userIds)
+}
+
+/** Positions the person holds in games starting after `from`, soonest first. */
+export async function listUpcomingHeld(
+  db: Kysely<Db>,
+  userIds: readonly string[],
+  from: string,
+): Promise<HeldPositionRow[]> {
+  if (userIds.length === 0) return []
+  return heldPositions(db, userIds)
+    .where('games.starts_at', '>', from)
+    .orderBy('games.starts_at')
+    .orderBy('games.seq')
+    .orderBy('positions.seq')
+    .execute()
+}
+
+/** Positions the person holds in games that started by `before`, latest first, one page. */
+export async function listPastHeld(
+  db: Kysely<Db>,
+  userIds: readonly string[],
+  before: string,
+  page: { limit: number; offset: number },
+): Promise<HeldPositionRow[]> {
+  if (userIds.length === 0) return []
+  return heldPositions(db, userIds)
+    .where('games.starts_at', '<=', before)
+    .orderBy('games.starts_at', 'desc')
+    .orderBy('games.seq', 'desc')
+    .orderBy('positions.seq', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+export async function findHeld(
+  db: Kysely<Db>,
+  userIds: readonly string[],
+  positionId: string,
+): Promise<HeldPositionRow | undefined> {
+  if (userIds.length === 0) return undefined
+  return heldPositions(db, userIds).where('positions.id', '=', positionId).executeTakeFirst()
+}
+
+export type OpenPositionRow = Omit<HeldPositionRow, 'user_id'>
+
+/**
+ * Open positions of open games starting after `from`, in leagues where one of the users is an
+ * approved official: soonest first, one page.
+ */
+export async function listOpenPositions(
+  db: Kysely<Db>,
+  userIds: readonly string[],
+  from: string,
+  page: { limit: number; offset: number },
+): Promise<OpenPositionRow[]> {
+  if (userIds.length === 0) return []
+  return db
+    .selectFrom('games')
+    .innerJoin('positions', 'positions.game_id', 'games.id')
+    .innerJoin('leagues', 'leagues.id', 'games.league_id')
+    .select(positionColumns)
+    .where('games.league_id', 'in', (eb) =>
+      eb
+        .selectFrom('memberships')
+        .select('memberships.league_id')
+        .where('memberships.user_id', 'in', userIds)
+        .where('memberships.role', '=', 'official')
+        .where('memberships.status', '=', 'approved'),
+    )
+    .where('games.status', '=', 'open')
+    .where('positions.status', '=', 'open')
+    .where('games.starts_at', '>', from)
+    .orderBy('games.starts_at')
+    .orderBy('games.seq')
+    .orderBy('positions.seq')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+/** The first of the users that is an approved official of the game's league, if any. */
+export async function findApprovedOfficialForGame(
+  db: Kysely<Db>,
+  userIds: readonly string[],
+  gameId: string,
+): Promise<string | undefined> {
+  if (userIds.length === 0) return undefined
+  const row = await db
+    .selectFrom('games')
+    .innerJoin('memberships', 'memberships.league_id', 'games.league_id')
+    .select('memberships.user_id')
+    .where('games.id', '=', gameId)
+    .where('memberships.user_id', 'in', userIds)
+    .where('memberships.role', '=', 'official')
+    .where('memberships.status', '=', 'approved')
+    .orderBy('memberships.seq')
+    .executeTakeFirst()
+  return row?.user_id
+}
+
+export type EarningRow = PaymentWithGameRow & { league_name: string }
+
+/** The users' payments, newest first, with the game and league each one is for. */
+export async function listEarnings(db: Kysely<Db>, userIds: readonly string[]): Promise<EarningRow[]> {
+  if (userIds.length === 0) return []
+  return selectPaymentsWithGame(db)
+    .innerJoin('leagues', 'leagues.id', 'payments.league_id')
+    .select('leagues.name as league_name')
+    .where('payments.official_id', 'in', userIds)
+    .orderBy('payments.seq', 'desc')
+    .execute()
+}
+
+export interface MembershipOfRow {
+  league_id: string
+  league_name: string
+  role: MembershipRole
+  status: MembershipStatus
+}
+
+/** Every membership of the users, by league name. */
+export async function listMembershipsOf(
+  db: Kysely<Db>,
+  userIds: readonly string[],
+): Promise<MembershipOfRow[]> {
+  if (userIds.length === 0) return []
+  return db
+    .selectFrom('memberships')
+    .innerJoin('leagues', 'leagues.id', 'memberships.league_id')
+    .select([
+      'leagues.id as league_id',
+      'leagues.name as league_name',
+      'memberships.role',
+      'memberships.status',
+    ])
+    .where('memberships.user_id', 'in', userIds)
+    .orderBy('leagues.name')
+    .orderBy('memberships.seq')
+    .execute()
+}

@@ -1,0 +1,252 @@
+// What an organizer sees of the leagues they run: counts per league, one page of games with their positions,
+// and the payout ledger with the game and official of every payment. `userIds` are the person's user rows.
+import type { Kysely } from 'kysely'
+import type {
+  Db,
+  GameRow,
+  GameStatus,
+  LeagueRow,
+  PaymentRow,
+  PaymentStatus,
+  PositionStatus,
+} from './tables.js'
+import { selectPaymentsWithGame, type PaymentWithGameRow } from './payments.js'
+
+export type OrganizedLeagueRow = LeagueRow & {
+  open_count: number
+  claimed_count: number
+  completed_count: number
+  cancelled_count: number
+  pending_officials: number
+}
+
+/** The leagues one of the users organizes, newest first, with game counts per status and pending officials. */
+export async function listOrganizedLeagues(
+  db: Kysely<Db>,
+  userIds: readonly string[],
+): Promise<OrganizedLeagueRow[]> {
+  if (userIds.length === 0) return []
+  const rows = await db
+    .selectFrom('leagues')
+    .selectAll('leagues')
+    .select((eb) => {
+      const games = (status: GameStatus) =>
+        eb
+          .selectFrom('games')
+          .select(eb.fn.countAll().as('n'))
+          .whereRef('games.league_id', '=', 'leagues.id')
+          .where('games.status', '=', status)
+      return [
+        games('open').as('open_count'),
+        games('claimed').as('claimed_count'),
+        games('completed').as('completed_count'),
+        games('cancelled').as('cancelled_count'),
+        eb
+          .selectFrom('memberships')
+          .select(eb.fn.countAll().as('n'))
+          .whereRef('memberships.league_id', '=', 'leagues.id')
+          .where('memberships.role', '=', 'official')
+          .where('memberships.status', '=', 'pending')
+          .as('pending_officials'),
+      ]
+    })
+    .where('leagues.organizer_id', 'in', userIds)
+    .orderBy('leagues.seq', 'desc')
+    .execute()
+  return rows.map((r) => ({
+    ...r,
+    open_count: Number(r.open_count),
+    claimed_count: Number(r.claimed_count),
+    completed_count: Number(r.completed_count),
+    cancelled_count: Number(r.cancelled_count),
+    pending_officials: Number(r.pending_officials),
+  }))
+}
+
+export function findOrganizedLeague(
+  db: Kysely<Db>,
+  userIds: readonly string[],
+  leagueId: string,
+): Promise<LeagueRow | undefined> {
+  if (userIds.length === 0) return Promise.resolve(undefined)
+  return db
+    .selectFrom('leagues')
+    .selectAll()
+    .where('id', '=', leagueId)
+    .where('organizer_id', 'in', userIds)
+    .executeTakeFirst()
+}
+
+/** The league a game, position or payment belongs to, when one of the users organizes it. */
+export function findOrganizedLeagueOf(
+  db: Kysely<Db>,
+  userIds: readonly string[],
+  ref: { gameId: string } | { positionId: string } | { paymentId: string },
+): Promise<LeagueRow | undefined> {
+  if (userIds.length === 0) return Promise.resolve(undefined)
+  const leagueIds =
+    'gameId' in ref
+      ? db.selectFrom('games').select('league_id').where('id', '=', ref.gameId)
+      : 'paymentId' in ref
+        ? db.selectFrom('payments').select('league_id').where('id', '=', ref.paymentId)
+        : db
+            .selectFrom('positions')
+            .innerJoin('games', 'games.id', 'positions.game_id')
+            .select('games.league_id')
+            .where('positions.id', '=', ref.positionId)
+  return db
+    .selectFrom('leagues')
+    .selectAll()
+    .where('id', 'in', leagueIds)
+    .where('organizer_id', 'in', userIds)
+    .executeTakeFirst()
+}
+
+export interface GameFilter {
+  readonly status: GameStatus | undefined
+  /** `upcoming`: starting after `at`, soonest first; `past`: started by `at`, latest first; `all`: by date. */
+  readonly when: 'upcoming' | 'past' | 'all'
+  readonly at: string
+  /** Inclusive lower and exclusive upper bound of `starts_at`. */
+  readonly from: string | undefined
+  readonly to: string | undefined
+}
+
+/** One page of the league's games; the `games_league_starts_at` index serves every filter. */
+export function listLeagueGamesPage(
+  db: Kysely<Db>,
+  leagueId: string,
+  filter: GameFilter,
+  page: { limit: number; offset: number },
+): Promise<GameRow[]> {
+  let query = db.selectFrom('games').selectAll().where('league_id', '=', leagueId)
+  if (filter.status) query = query.where('status', '=', filter.status)
+  if (filter.when === 'upcoming') query = query.where('starts_at', '>', filter.at)
+  if (filter.when === 'past') query = query.where('starts_at', '<=', filter.at)
+  if (filter.from) query = query.where('starts_at', '>=', filter.from)
+  if (filter.to) query = query.where('starts_at', '<', filter.to)
+  const direction = filter.when === 'past' ? 'desc' : 'asc'
+  return query
+    .orderBy('starts_at', direction)
+    .orderBy('seq', direction)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+export function findLeagueGame(
+  db: Kysely<Db>,
+  leagueId: string,
+  gameId: string,
+): Promise<GameRow | undefined> {
+  return db
+    .selectFrom('games')
+    .selectAll()
+    .where('id', '=', gameId)
+    .where('league_id', '=', leagueId)
+    .executeTakeFirst()
+}
+
+export interface PositionLineRow {
+  id: string
+  game_id: string
+  label: string
+  pay_cents: number
+  status: PositionStatus
+  official_id: string | null
+  official_name: string | null
+  official_email: string | null
+  payment_id: string | null
+  payment_status: PaymentStatus | null
+  payment_mode: PaymentRow['mode'] | null
+  payment_cents: number | null
+}
+
+/** The positions of the games, in order, each with its claim's official and its payment. */
+export async function listPositionLines(
+  db: Kysely<Db>,
+  gameIds: readonly string[],
+): Promise<PositionLineRow[]> {
+  if (gameIds.length === 0) return []
+  return db
+    .selectFrom('positions')
+    .leftJoin('claims', 'claims.position_id', 'positions.id')
+    .leftJoin('users', 'users.id', 'claims.user_id')
+    .leftJoin('payments', 'payments.position_id', 'positions.id')
+    .select([
+      'positions.id',
+      'positions.game_id',
+      'positions.label',
+      'positions.pay_cents',
+      'positions.status',
+      'users.id as official_id',
+      'users.name as official_name',
+      'users.email as official_email',
+      'payments.id as payment_id',
+      'payments.status as payment_status',
+      'payments.mode as payment_mode',
+      'payments.amount_cents as payment_cents',
+    ])
+    .where('positions.game_id', 'in', gameIds)
+    .orderBy('positions.seq')
+    .execute()
+}
+
+export type LedgerRow = PaymentWithGameRow & { official_name: string; official_email: string }
+
+function ledger(db: Kysely<Db>, leagueId: string, status: PaymentStatus | undefined) {
+  let query = selectPaymentsWithGame(db)
+    .innerJoin('users', 'users.id', 'payments.official_id')
+    .select(['users.name as official_name', 'users.email as official_email'])
+    .where('payments.league_id', '=', leagueId)
+  if (status) query = query.where('payments.status', '=', status)
+  return query.orderBy('games.starts_at', 'desc').orderBy('payments.seq', 'desc')
+}
+
+export function findLedgerRow(
+  db: Kysely<Db>,
+  leagueId: string,
+  paymentId: string,
+): Promise<LedgerRow | undefined> {
+  return ledger(db, leagueId, undefined).where('payments.id', '=', paymentId).executeTakeFirst()
+}
+
+/** The league's payments (optionally of one status), latest game first; one page, or all without `page`. */
+export function listLedger(
+  db: Kysely<Db>,
+  leagueId: string,
+  status: PaymentStatus | undefined,
+  page?: { limit: number; offset: number },
+): Promise<LedgerRow[]> {
+  const query = ledger(db, leagueId, status)
+  return (page ? query.limit(page.limit).offset(page.offset) : query).execute()
+}
+
+export interface LedgerTotalRow {
+  status: PaymentStatus
+  currency: string
+  count: number
+  cents: number
+}
+
+export async function ledgerTotals(db: Kysely<Db>, leagueId: string): Promise<LedgerTotalRow[]> {
+  const rows = await db
+    .selectFrom('payments')
+    .select((eb) => [
+      'status',
+      'currency',
+      eb.fn.countAll().as('count'),
+      eb.fn.sum<number | string>('amount_cents').as('cents'),
+    ])
+    .where('league_id', '=', leagueId)
+    .groupBy(['status', 'currency'])
+    .orderBy('currency')
+    .orderBy('status')
+    .execute()
+  return rows.map((r) => ({
+    status: r.status,
+    currency: r.currency,
+    count: Number(r.count),
+    cents: Number(r.cents),
+  }))
+}

@@ -1,0 +1,18 @@
+// What the app's route modules share: the services, the settings, the clock and the page renderer.
+import type { CookieSerializeOptions } from '@fastify/cookie'
+import type { Deps } from '../domain/deps.js'
+import type { Mailer } from './mail.js'
+import type { SendPage } from './pages.js'
+import type { AppSettings } from './settings.js'
+
+/** What the route modules share. */
+export interface WebContext {
+  readonly deps: Deps
+  readonly settings: AppSettings
+  readonly mailer: Mailer | undefined
+  readonly now: () => Date
+  /** The configured public URL, else http://localhost:<listening port>. Never the request's Host header. */
+  readonly publicUrl: () => string
+  readonly sessionCookie: { readonly name: string; readonly options: CookieSerializeOptions }
+  readonly sendPage: SendPage
+}

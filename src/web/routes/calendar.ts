@@ -1,0 +1,59 @@
+// The private calendar feed: a page to make (or remake) its address, shown once, and the ICS feed itself,
+// authenticated by the token in its query string (calendar apps send no cookies).
+import type { FastifyInstance } from 'fastify'
+import ical, { ICalEventStatus } from 'ical-generator'
+import { calendarFeedGames, findCalendarFeed, renewCalendarFeed } from '../../domain/calendar-feeds.js'
+import type { Person } from '../../domain/sessions.js'
+import { formatters } from '../format.js'
+import type { WebContext } from '../context.js'
+import { queryString } from './forms.js'
+import { requirePerson } from './official.js'
+
+// The spec gives games a start only; calendars get a two-hour block.
+const GAME_LENGTH_MS = 2 * 3_600_000
+
+export function calendarRoutes(app: FastifyInstance, context: WebContext): void {
+  const { deps, sendPage } = context
+  const signedIn = { preHandler: requirePerson }
+
+  app.get('/calendar', signedIn, async (request, reply) => {
+    const feed = await findCalendarFeed(deps, request.person as Person)
+    return sendPage(request, reply, 'calendar', { title: 'Calendar', nav: 'calendar' }, { feed })
+  })
+
+  app.post('/calendar', signedIn, async (request, reply) => {
+    const token = await renewCalendarFeed(deps, request.person as Person, context.now())
+    const feedUrl = `${context.publicUrl()}/app/calendar.ics?token=${token}`
+    return sendPage(request, reply, 'calendar', { title: 'Calendar', nav: 'calendar' }, { feedUrl })
+  })
+
+  app.get('/calendar.ics', { config: { anonymous: true } }, async (request, reply) => {
+    const games = await calendarFeedGames(deps, queryString(request, 'token'), context.now())
+    if (!games) return reply.status(404).type('text/plain; charset=utf-8').send('Not found\n')
+    const money = formatters('UTC').money
+    const calendar = ical({
+      name: 'RefDesk games',
+      prodId: { company: 'RefDesk', product: 'RefDesk', language: 'EN' },
+    })
+    for (const game of games) {
+      const start = new Date(game.startsAt)
+      calendar.createEvent({
+        id: `${game.positionId}@refdesk`,
+        start,
+        end: new Date(start.getTime() + GAME_LENGTH_MS),
+        summary: `${game.sport || 'Game'} · ${game.leagueName}`,
+        location: game.location,
+        description: `${game.label}, ${money(game.payCents, game.currency)}`,
+        status:
+          game.gameStatus === 'cancelled' || game.positionStatus === 'cancelled'
+            ? ICalEventStatus.CANCELLED
+            : ICalEventStatus.CONFIRMED,
+        url: `${context.publicUrl()}/app/`,
+      })
+    }
+    return reply
+      .type('text/calendar; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(calendar.toString())
+  })
+}

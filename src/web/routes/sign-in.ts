@@ -1,0 +1,92 @@
+// Sign-in by email link, and sign-out. The emailed link opens a page whose button redeems it: mail scanners
+// that fetch links must not use them up, so the GET only looks and the POST signs in.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import {
+  isLiveSignInLink,
+  normalizeEmail,
+  redeemSignInLink,
+  requestSignInLink,
+} from '../../domain/sign-in-links.js'
+import { endSession } from '../../domain/sessions.js'
+import { signInMessage } from '../mail.js'
+import type { WebContext } from '../context.js'
+import { field, queryString } from './forms.js'
+
+export function signInRoutes(app: FastifyInstance, context: WebContext): void {
+  const { deps, settings, mailer, sendPage } = context
+  const mailEnabled = mailer !== undefined
+
+  const signInPage = (request: FastifyRequest, reply: FastifyReply, email = '', error?: string) =>
+    sendPage(
+      request,
+      reply,
+      'sign-in',
+      { title: 'Sign in', status: error ? 400 : 200 },
+      { email, error, mailEnabled },
+    )
+
+  app.post('/sign-in', async (request, reply) => {
+    const given = field(request, 'email')
+    const email = normalizeEmail(given)
+    if (email === undefined) {
+      return signInPage(request, reply, given, 'Enter your email address, for example name@example.com.')
+    }
+    let limited = false
+    if (mailer) {
+      const result = await requestSignInLink(deps, {
+        email,
+        client: request.ip,
+        limits: settings.signInLimits,
+        now: context.now(),
+      })
+      limited = result.outcome === 'limited'
+      if (result.outcome === 'link') {
+        const link = `${context.publicUrl()}/app/sign-in/link?token=${result.token}`
+        // Sent after answering, so the answer takes as long whether or not the address has an account. The
+        // failure is logged by code only: a mail server's message can quote the address.
+        mailer.send(signInMessage(email, link)).catch((error: { code?: unknown }) => {
+          request.log.warn({ code: error.code }, 'sign-in email not sent')
+        })
+      }
+    }
+    return sendPage(
+      request,
+      reply,
+      'sign-in-sent',
+      { title: 'Check your email' },
+      { email, limited, mailEnabled },
+    )
+  })
+
+  app.get('/sign-in/link', async (request, reply) => {
+    const token = queryString(request, 'token')
+    const live = await isLiveSignInLink(deps, token, context.now())
+    return sendPage(
+      request,
+      reply,
+      'sign-in-link',
+      { title: live ? 'Sign in' : 'Link expired', status: live ? 200 : 400 },
+      { token: live ? token : undefined },
+    )
+  })
+
+  app.post('/sign-in/link', async (request, reply) => {
+    const session = await redeemSignInLink(deps, field(request, 'token'), {
+      now: context.now(),
+      sessionTtlMs: settings.sessionTtlMs,
+    })
+    if (!session) return sendPage(request, reply, 'sign-in-link', { title: 'Link expired', status: 400 })
+    const { name, options } = context.sessionCookie
+    // A new session replaces whatever session this browser had.
+    await endSession(deps, request.cookies[name])
+    reply.setCookie(name, session.token, { ...options, expires: session.expiresAt })
+    return reply.redirect('/app/', 303)
+  })
+
+  app.post('/sign-out', async (request, reply) => {
+    const { name, options } = context.sessionCookie
+    await endSession(deps, request.cookies[name])
+    reply.clearCookie(name, options)
+    return reply.redirect('/app/', 303)
+  })
+}

@@ -1,0 +1,18 @@
+// How the dispatcher delivers, as one value: config.ts reads it from the environment, tests build it.
+import type { AddressPolicy } from './address-guard.js'
+
+export interface WebhookSettings {
+  /** Delay before each attempt, in ms; its length is the number of attempts. */
+  readonly retrySchedule: readonly number[]
+  readonly timeoutMs: number
+  readonly policy: AddressPolicy
+  /** Attempts in flight per dispatcher, overall and per endpoint. */
+  readonly concurrency: number
+  readonly perEndpointConcurrency: number
+  /** Fallback scan when no wake-up arrives (another process on SQLite, a lost LISTEN connection). */
+  readonly pollIntervalMs: number
+  /** An endpoint whose every attempt has failed this long is disabled (default 5 days). */
+  readonly disableAfterMs?: number
+}
+
+export const DEFAULT_DISABLE_AFTER_MS = 5 * 86_400_000

@@ -1,0 +1,120 @@
+// The floors of src/ hold: the resolved import graph has no circle and no import that architecture.config.js
+// does not allow, and lint refuses each break the house once had.
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ESLint } from 'eslint'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+import { LAYERS } from '../architecture.config.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const SRC = join(ROOT, 'src')
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    return entry.isDirectory() ? sourceFiles(path) : entry.name.endsWith('.ts') ? [path] : []
+  })
+}
+
+/** Each file of src/ with the files of src/ it imports (type-only imports included). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>()
+  for (const file of sourceFiles(SRC)) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true)
+    const local = importedFiles
+      .map((i) => i.fileName)
+      .filter((name) => name.startsWith('.'))
+      .map((name) => resolve(dirname(file), name.replace(/\.js$/, '.ts')))
+    graph.set(file, local)
+  }
+  return graph
+}
+
+const layerOf = (file: string): string => relative(SRC, file).split('/')[0]!.replace(/\.ts$/, '')
+
+/** The strongly connected components with more than one file (Tarjan). */
+function circles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const found: string[][] = []
+  let next = 0
+  const visit = (file: string) => {
+    index.set(file, next)
+    low.set(file, next++)
+    stack.push(file)
+    onStack.add(file)
+    for (const to of graph.get(file) ?? []) {
+      if (!index.has(to)) {
+        visit(to)
+        low.set(file, Math.min(low.get(file)!, low.get(to)!))
+      } else if (onStack.has(to)) low.set(file, Math.min(low.get(file)!, index.get(to)!))
+    }
+    if (low.get(file) === index.get(file)) {
+      const component: string[] = []
+      let member: string
+      do {
+        member = stack.pop()!
+        onStack.delete(member)
+        component.push(relative(SRC, member))
+      } while (member !== file)
+      if (component.length > 1) found.push(component)
+    }
+  }
+  for (const file of graph.keys()) if (!index.has(file)) visit(file)
+  return found
+}
+
+describe('the architecture of src/', () => {
+  const graph = importGraph()
+
+  it('names a floor for every folder and top-level file', () => {
+    expect([...new Set([...graph.keys()].map(layerOf))].filter((l) => !(l in LAYERS))).toEqual([])
+  })
+
+  it('has no import circle', () => {
+    expect(circles(graph)).toEqual([])
+  })
+
+  it('has no import that runs up a floor or across to another transport', () => {
+    const allowed = LAYERS as Record<string, readonly string[]>
+    const breaks = [...graph].flatMap(([file, imports]) =>
+      imports
+        .filter((to) => layerOf(to) !== layerOf(file) && !allowed[layerOf(file)]!.includes(layerOf(to)))
+        .map((to) => `${relative(SRC, file)} -> ${relative(SRC, to)}`),
+    )
+    expect(breaks).toEqual([])
+  })
+
+  // Each import the structure once had that broke a floor, placed back in its file: lint must refuse it.
+  it.each([
+    ['src/schemas/webhooks.ts', "import { recordEvents } from '../domain/events.js'"],
+    ['src/schemas/parse.ts', "import { ApiError } from '../domain/errors.js'"],
+    ['src/store/games.ts', "import type { Caller } from '../domain/caller.js'"],
+    ['src/webhooks/dispatcher.ts', "import type { Config } from '../config.js'"],
+    ['src/http/server.ts', "import { mcpRoutes } from '../mcp/route.js'"],
+    ['src/mcp/tools/games.ts', "import { registerOperations } from '../../http/register.js'"],
+    ['src/mcp/server.ts', "import { listGames } from '../store/games.js'"],
+    ['src/cli/commands/app.ts', "import { findGame } from '../../store/games.js'"],
+    ['src/cli/commands/mcp.ts', "import { createMcpServer } from '../../mcp/server.js'"],
+    ['src/operations/games.ts', "import { API_PREFIX } from '../http/server.js'"],
+    ['src/domain/games.ts', "import { OPERATIONS } from '../operations/index.js'"],
+  ])('lint refuses %s importing across a floor', async (filePath, line) => {
+    const eslint = new ESLint({ cwd: ROOT })
+    const [result] = await eslint.lintText(`${line}\nexport const probe = 1\n`, {
+      filePath: join(ROOT, filePath),
+    })
+    expect(result!.messages.map((m) => m.ruleId)).toContain('no-restricted-imports')
+  })
+
+  it('lint refuses reading the environment outside config.ts', async () => {
+    const eslint = new ESLint({ cwd: ROOT })
+    const [result] = await eslint.lintText('export const url = process.env.DATABASE_URL\n', {
+      filePath: join(SRC, 'mcp/route.ts'),
+    })
+    expect(result!.messages.map((m) => m.ruleId)).toContain('no-restricted-properties')
+  })
+})

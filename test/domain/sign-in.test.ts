@@ -1,0 +1,179 @@
+// Sign-in links and sessions: single use, expiry on an injected clock, hashes at rest, the rate limit.
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { ApiError } from '../../src/domain/errors.js'
+import { endSession, findPerson } from '../../src/domain/sessions.js'
+import {
+  issueSignInLink,
+  isLiveSignInLink,
+  redeemSignInLink,
+  requestSignInLink,
+  SIGN_IN_LINK_TTL_MS,
+  type SignInLimits,
+} from '../../src/domain/sign-in-links.js'
+import { useTestApp } from '../helpers/app.js'
+import { seedUser, uniqueEmail } from '../helpers/fixtures.js'
+
+const LIMITS: SignInLimits = { perAddress: 3, perClient: 5, windowMs: 15 * 60_000 }
+const T0 = new Date('2030-03-01T10:00:00.000Z')
+const later = (ms: number) => new Date(T0.getTime() + ms)
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
+const DAY = 24 * 3_600_000
+
+describe('sign-in links and sessions', () => {
+  const t = useTestApp()
+
+  async function linkFor(email: string, now = T0): Promise<string> {
+    const result = await requestSignInLink(t.deps, {
+      email,
+      client: uniqueEmail('client'),
+      limits: LIMITS,
+      now,
+    })
+    if (result.outcome !== 'link') throw new Error(`no link: ${result.outcome}`)
+    return result.token
+  }
+
+  it('a link signs in once, for a session covering every user row with the address', async () => {
+    const sam = uniqueEmail('sam')
+    const a = await seedUser(t.deps.db, { source: 'acme', email: sam })
+    const b = await seedUser(t.deps.db, { source: 'other', email: sam })
+    await seedUser(t.deps.db, { source: 'acme', email: uniqueEmail('someone') })
+    const token = await linkFor(sam)
+
+    expect(await isLiveSignInLink(t.deps, token, T0)).toBe(true)
+    const session = await redeemSignInLink(t.deps, token, { now: T0, sessionTtlMs: DAY })
+    expect(session?.expiresAt).toEqual(later(DAY))
+    expect(await redeemSignInLink(t.deps, token, { now: T0, sessionTtlMs: DAY })).toBeUndefined()
+    expect(await isLiveSignInLink(t.deps, token, T0)).toBe(false)
+
+    expect(await findPerson(t.deps, session!.token, T0)).toEqual({
+      email: sam,
+      userIds: [a, b],
+      timeZone: 'UTC',
+      organizes: false,
+    })
+  })
+
+  it('two redemptions of one link racing: exactly one session', async () => {
+    const email = uniqueEmail('race')
+    await seedUser(t.deps.db, { email })
+    const token = await linkFor(email)
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => redeemSignInLink(t.deps, token, { now: T0, sessionTtlMs: DAY })),
+    )
+    expect(results.filter(Boolean)).toHaveLength(1)
+  })
+
+  it('a link expires after 15 minutes', async () => {
+    const email = uniqueEmail('sam')
+    await seedUser(t.deps.db, { email })
+    const token = await linkFor(email)
+    expect(await isLiveSignInLink(t.deps, token, later(SIGN_IN_LINK_TTL_MS - 1))).toBe(true)
+    expect(await isLiveSignInLink(t.deps, token, later(SIGN_IN_LINK_TTL_MS))).toBe(false)
+    expect(
+      await redeemSignInLink(t.deps, token, { now: later(SIGN_IN_LINK_TTL_MS), sessionTtlMs: DAY }),
+    ).toBeUndefined()
+    expect(
+      await redeemSignInLink(t.deps, token, { now: later(SIGN_IN_LINK_TTL_MS - 1), sessionTtlMs: DAY }),
+    ).toBeDefined()
+  })
+
+  it('keeps links and sessions only as SHA-256 hashes', async () => {
+    const email = uniqueEmail('sam')
+    await seedUser(t.deps.db, { email })
+    const token = await linkFor(email)
+    const links = await t.deps.db.selectFrom('sign_in_links').selectAll().where('email', '=', email).execute()
+    expect(links).toHaveLength(1)
+    expect(links[0]!.token_hash).toBe(sha256(token))
+    expect(JSON.stringify(links)).not.toContain(token)
+
+    const session = (await redeemSignInLink(t.deps, token, { now: T0, sessionTtlMs: DAY }))!
+    const sessions = await t.deps.db.selectFrom('sessions').selectAll().where('email', '=', email).execute()
+    expect(sessions.map((s) => s.token_hash)).toEqual([sha256(session.token)])
+    expect(JSON.stringify(sessions)).not.toContain(session.token)
+  })
+
+  it('answers no_account alike for unknown and placeholder addresses, and stores nothing for them', async () => {
+    const placeholder = `official-${uniqueEmail('x').split('@')[0]}@placeholder.refdesk.invalid`
+    const nobody = uniqueEmail('nobody')
+    await seedUser(t.deps.db, { email: placeholder })
+    for (const email of [nobody, placeholder]) {
+      expect(
+        await requestSignInLink(t.deps, { email, client: uniqueEmail('client'), limits: LIMITS, now: T0 }),
+      ).toEqual({ outcome: 'no_account' })
+    }
+    expect(
+      await t.deps.db
+        .selectFrom('sign_in_links')
+        .selectAll()
+        .where('email', 'in', [nobody, placeholder])
+        .execute(),
+    ).toEqual([])
+  })
+
+  it('rate-limits per address and per client, with or without an account, and forgets after the window', async () => {
+    const sam = uniqueEmail('sam')
+    const nobody = uniqueEmail('nobody')
+    await seedUser(t.deps.db, { email: sam })
+    const run = uniqueEmail('run')
+    const ask = (email: string, client: string, now = T0) =>
+      requestSignInLink(t.deps, { email, client: `${run}-${client}`, limits: LIMITS, now }).then(
+        (r) => r.outcome,
+      )
+
+    // Per address: 3 per window, whichever client asks.
+    expect([await ask(sam, 'c1'), await ask(sam, 'c2'), await ask(sam, 'c3'), await ask(sam, 'c4')]).toEqual([
+      'link',
+      'link',
+      'link',
+      'limited',
+    ])
+    // An address without an account is counted the same way, so the limit reveals nothing.
+    expect([
+      await ask(nobody, 'c5'),
+      await ask(nobody, 'c6'),
+      await ask(nobody, 'c7'),
+      await ask(nobody, 'c8'),
+    ]).toEqual(['no_account', 'no_account', 'no_account', 'limited'])
+    // Per client: 5 per window, whatever the addresses.
+    const fromOneClient = []
+    for (let i = 0; i < 6; i++) fromOneClient.push(await ask(uniqueEmail(`n${i}`), 'busy'))
+    expect(fromOneClient.at(-1)).toBe('limited')
+    expect(fromOneClient.slice(0, 5)).toEqual(Array(5).fill('no_account'))
+    // A new window starts afresh.
+    expect(await ask(sam, 'c9', later(LIMITS.windowMs + 1))).toBe('link')
+  })
+
+  it('sessions expire, and sign-out ends them at once', async () => {
+    const email = uniqueEmail('sam')
+    await seedUser(t.deps.db, { email })
+    const session = (await redeemSignInLink(t.deps, await linkFor(email), {
+      now: T0,
+      sessionTtlMs: DAY,
+    }))!
+    expect(await findPerson(t.deps, session.token, later(DAY - 1))).toBeDefined()
+    expect(await findPerson(t.deps, session.token, later(DAY))).toBeUndefined()
+
+    const second = (await redeemSignInLink(t.deps, await linkFor(email), {
+      now: T0,
+      sessionTtlMs: DAY,
+    }))!
+    await endSession(t.deps, second.token)
+    expect(await findPerson(t.deps, second.token, T0)).toBeUndefined()
+    expect(await findPerson(t.deps, 'not-a-token', T0)).toBeUndefined()
+  })
+
+  it("the operator's link needs an account and no rate limit", async () => {
+    const email = uniqueEmail('sam')
+    await seedUser(t.deps.db, { email })
+    const tokens = await Promise.all(
+      Array.from({ length: 10 }, () => issueSignInLink(t.deps, ` ${email.toUpperCase()}`, T0)),
+    )
+    expect(new Set(tokens).size).toBe(10)
+    for (const token of tokens) expect(await isLiveSignInLink(t.deps, token, T0)).toBe(true)
+    await expect(issueSignInLink(t.deps, uniqueEmail('nobody'), T0)).rejects.toEqual(
+      new ApiError('account_not_found'),
+    )
+  })
+})

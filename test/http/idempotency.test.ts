@@ -1,0 +1,165 @@
+// Idempotency-Key on the three POSTs the spec calls non-idempotent: a retry with the same key and body
+// replays the first answer without acting again, a different body is refused, keys belong to the API key,
+// and two identical requests at once act once.
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { STALE_RESERVATION_MS } from '../../src/domain/idempotency.js'
+import { useTestApp, type Partner } from '../helpers/app.js'
+import { eventsOf } from '../helpers/fixtures.js'
+
+describe('Idempotency-Key', () => {
+  const t = useTestApp()
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  const send = async (p: Partner, method: 'POST', url: string, body: unknown, key?: string) => {
+    const res = await t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: { authorization: `Bearer ${p.key}`, ...(key !== undefined && { 'idempotency-key': key }) },
+      payload: body as object,
+    })
+    return { status: res.statusCode, body: res.body, replayed: res.headers['idempotent-replayed'] }
+  }
+
+  async function leagueWithOfficial(p: Partner) {
+    const league = (await p.post('/leagues', { name: 'L' })).body.data.id as string
+    const created = await p.post(`/leagues/${league}/games`, {
+      games: [{ startsAt: '2026-05-02T15:00:00Z' }],
+    })
+    const official = await p.post(`/leagues/${league}/officials`, { externalId: 'ref-1' })
+    return {
+      league,
+      game: created.body.data.created[0].id as string,
+      userId: official.body.data.userId as string,
+    }
+  }
+
+  it('replays a registration: same status and body, one endpoint, the same secret', async () => {
+    const p = await t.partner()
+    const body = { url: 'https://hooks.example.com/a' }
+    const first = await send(p, 'POST', '/webhooks', body, 'key-1')
+    const again = await send(p, 'POST', '/webhooks', body, 'key-1')
+    expect(first.status).toBe(201)
+    expect(first.replayed).toBeUndefined()
+    expect(again).toEqual({ status: 201, body: first.body, replayed: 'true' })
+    expect((await p.get('/webhooks')).body.data).toHaveLength(1)
+    // Without a key, the spec's behaviour: every call registers.
+    await send(p, 'POST', '/webhooks', body)
+    expect((await p.get('/webhooks')).body.data).toHaveLength(2)
+  })
+
+  it('replays an assign instead of answering position_taken, and emits position.claimed once', async () => {
+    const p = await t.partner()
+    const { league, game, userId } = await leagueWithOfficial(p)
+    const first = await send(p, 'POST', `/games/${game}/assign`, { userId }, 'assign-1')
+    const again = await send(p, 'POST', `/games/${game}/assign`, { userId }, 'assign-1')
+    expect(first.status).toBe(200)
+    expect(again).toEqual({ status: 200, body: first.body, replayed: 'true' })
+    expect((await send(p, 'POST', `/games/${game}/assign`, { userId })).body).toBe(
+      '{"error":"position_taken"}',
+    )
+    const claimed = (await eventsOf(t.deps.db, league)).filter((e) => e.event === 'position.claimed')
+    expect(claimed).toHaveLength(1)
+  })
+
+  it('replays a games batch, refusals included, without running it again', async () => {
+    const p = await t.partner()
+    const league = (await p.post('/leagues', { name: 'L' })).body.data.id as string
+    const batch = { games: [{ externalId: 'g-1', startsAt: '2026-05-02T15:00:00Z' }, { startsAt: 'never' }] }
+    const first = await send(p, 'POST', `/leagues/${league}/games`, batch, 'batch-1')
+    expect([first.status, JSON.parse(first.body)]).toEqual([400, { error: 'invalid_startsAt:never' }])
+    const again = await send(p, 'POST', `/leagues/${league}/games`, batch, 'batch-1')
+    expect(again).toEqual({ ...first, replayed: 'true' })
+    expect((await eventsOf(t.deps.db, league)).map((e) => e.event)).toEqual(['game.created'])
+  })
+
+  it('refuses the same key with a different request, and acts on nothing', async () => {
+    const p = await t.partner()
+    await send(p, 'POST', '/webhooks', { url: 'https://hooks.example.com/a' }, 'key-1')
+    const other = await send(p, 'POST', '/webhooks', { url: 'https://hooks.example.com/b' }, 'key-1')
+    expect([other.status, other.body]).toEqual([400, '{"error":"idempotency_key_reused"}'])
+    const { game, userId } = await leagueWithOfficial(p)
+    const elsewhere = await send(p, 'POST', `/games/${game}/assign`, { userId }, 'key-1')
+    expect([elsewhere.status, elsewhere.body]).toEqual([400, '{"error":"idempotency_key_reused"}'])
+    expect((await p.get('/webhooks')).body.data).toHaveLength(1)
+    expect((await p.get(`/games/${game}`)).body.data.status).toBe('open')
+  })
+
+  it('keeps keys per API key: another key of the same source acts on its own', async () => {
+    const p = await t.partner()
+    const q = await t.partner({ source: p.source })
+    const body = { url: 'https://hooks.example.com/a' }
+    const first = await send(p, 'POST', '/webhooks', body, 'shared')
+    const second = await send(q, 'POST', '/webhooks', body, 'shared')
+    expect([first.status, second.status, second.replayed]).toEqual([201, 201, undefined])
+    expect(JSON.parse(second.body).data.id).not.toBe(JSON.parse(first.body).data.id)
+    expect((await p.get('/webhooks')).body.data).toHaveLength(2)
+  })
+
+  it('acts once for two identical requests at once; the loser answers idempotency_key_in_use', async () => {
+    const p = await t.partner()
+    const { league, game, userId } = await leagueWithOfficial(p)
+    const hook = { url: 'https://hooks.example.com/a' }
+    const [a, b, c, d] = await Promise.all([
+      send(p, 'POST', '/webhooks', hook, 'race-1'),
+      send(p, 'POST', '/webhooks', hook, 'race-1'),
+      send(p, 'POST', `/games/${game}/assign`, { userId }, 'race-2'),
+      send(p, 'POST', `/games/${game}/assign`, { userId }, 'race-2'),
+    ])
+    const outcomes = (x: typeof a, y: typeof a) => [x.status, y.status].sort()
+    expect([201, 409]).toEqual(expect.arrayContaining(outcomes(a!, b!)))
+    expect(outcomes(a!, b!)).toContain(201)
+    expect(outcomes(c!, d!)).toContain(200)
+    for (const lost of [a!, b!, c!, d!].filter((r) => r.status === 409))
+      expect(lost.body).toBe('{"error":"idempotency_key_in_use"}')
+    expect((await p.get('/webhooks')).body.data).toHaveLength(1)
+    const claimed = (await eventsOf(t.deps.db, league)).filter((e) => e.event === 'position.claimed')
+    expect(claimed).toHaveLength(1)
+    // Once the winner has answered, the retry replays it.
+    const retry = await send(p, 'POST', '/webhooks', hook, 'race-1')
+    expect([retry.status, retry.replayed]).toEqual([201, 'true'])
+  })
+
+  it('keeps no answer for a request its own validation refused, so the corrected one acts', async () => {
+    const p = await t.partner()
+    const refused = await send(p, 'POST', '/webhooks', { url: 'http://insecure.example.com' }, 'fix-me')
+    expect(refused.body).toBe('{"error":"https_url_required"}')
+    const fixed = await send(p, 'POST', '/webhooks', { url: 'https://hooks.example.com/a' }, 'fix-me')
+    expect([fixed.status, fixed.replayed]).toEqual([201, undefined])
+  })
+
+  it.each([[''], ['x'.repeat(256)], ['has space'], ['ünïcode']])('refuses the key %j', async (key) => {
+    const p = await t.partner()
+    const res = await send(p, 'POST', '/webhooks', { url: 'https://hooks.example.com/a' }, key)
+    expect([res.status, res.body]).toEqual([400, '{"error":"invalid_idempotency_key"}'])
+    expect((await p.get('/webhooks')).body.data).toEqual([])
+  })
+
+  it('forgets a key after 24 hours, and a reservation left running by a dead process after 5 minutes', async () => {
+    const p = await t.partner()
+    const body = { url: 'https://hooks.example.com/a' }
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-05-01T12:00:00.000Z') })
+    await send(p, 'POST', '/webhooks', body, 'daily')
+    vi.setSystemTime(new Date('2026-05-02T11:59:00.000Z'))
+    expect((await send(p, 'POST', '/webhooks', body, 'daily')).replayed).toBe('true')
+    vi.setSystemTime(new Date('2026-05-02T12:00:01.000Z'))
+    expect((await send(p, 'POST', '/webhooks', body, 'daily')).replayed).toBeUndefined()
+    expect((await p.get('/webhooks')).body.data).toHaveLength(2)
+
+    // A process that died after reserving the key: its row stays running.
+    await send(p, 'POST', '/webhooks', body, 'crashed')
+    await t.deps.db
+      .updateTable('idempotency_keys')
+      .set({ status: 'running', response_status: null, response_body: null })
+      .where('idempotency_key', '=', 'crashed')
+      .execute()
+    expect((await send(p, 'POST', '/webhooks', body, 'crashed')).body).toBe(
+      '{"error":"idempotency_key_in_use"}',
+    )
+    vi.setSystemTime(new Date(Date.now() + STALE_RESERVATION_MS + 1000))
+    const takeover = await send(p, 'POST', '/webhooks', body, 'crashed')
+    expect([takeover.status, takeover.replayed]).toEqual([201, undefined])
+    expect((await p.get('/webhooks')).body.data).toHaveLength(4)
+  })
+})

@@ -1,0 +1,77 @@
+// The per-key rate limit: a token bucket per API key, REST and MCP alike, answering 429 rate_limited
+// with Retry-After once a key has spent its burst.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { tokenBuckets } from '../../src/http/rate-limit.js'
+import { DEFAULT_HTTP_SETTINGS } from '../../src/http/settings.js'
+import { buildTestApp, type TestApp } from '../helpers/app.js'
+
+describe('token buckets', () => {
+  it('grant the burst, then one request per refill, each key apart', () => {
+    let now = 0
+    const limiter = tokenBuckets({ perSecond: 2, burst: 3 }, () => now)
+    expect([1, 2, 3].map(() => limiter.take('a'))).toEqual([undefined, undefined, undefined])
+    expect(limiter.take('a')).toBe(1)
+    expect(limiter.take('b')).toBeUndefined()
+    now = 500
+    expect(limiter.take('a')).toBeUndefined()
+    expect(limiter.take('a')).toBe(1)
+    now = 60_000
+    expect([1, 2, 3].map(() => limiter.take('a'))).toEqual([undefined, undefined, undefined])
+    expect(limiter.take('a')).toBe(1)
+  })
+
+  it('ask a slow rate’s caller to wait as long as the next token takes, in whole seconds', () => {
+    let now = 0
+    const limiter = tokenBuckets({ perSecond: 0.1, burst: 1 }, () => now)
+    expect(limiter.take('a')).toBeUndefined()
+    expect(limiter.take('a')).toBe(10)
+    now = 4_000
+    expect(limiter.take('a')).toBe(6)
+  })
+})
+
+describe('the rate limit over HTTP', () => {
+  let t: TestApp
+  beforeEach(async () => {
+    t = await buildTestApp({
+      http: { http: { ...DEFAULT_HTTP_SETTINGS, rateLimitPerSecond: 0.01, rateLimitBurst: 3 } },
+    })
+  })
+  afterEach(async () => {
+    await t.close()
+  })
+
+  it('answers 429 rate_limited with Retry-After once a key spent its burst; other keys go on', async () => {
+    const p = await t.partner()
+    const other = await t.partner()
+    for (let i = 0; i < 3; i++) expect((await p.get('/leagues')).status).toBe(200)
+    const refused = await p.post('/leagues', { name: 'one too many' })
+    expect(refused).toMatchObject({ status: 429, body: { error: 'rate_limited' } })
+    expect(refused.headers['retry-after']).toBe('100')
+    expect(refused.headers['cache-control']).toBe('no-store')
+    expect((await other.get('/leagues')).status).toBe(200)
+  })
+
+  it('counts MCP requests on the same key', async () => {
+    const p = await t.partner()
+    for (let i = 0; i < 3; i++) expect((await p.get('/')).status).toBe(200)
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/mcp',
+      headers: { authorization: `Bearer ${p.key}`, 'content-type': 'application/json' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    })
+    expect(res.statusCode).toBe(429)
+    expect(res.json()).toEqual({ error: 'rate_limited' })
+    expect(res.headers['retry-after']).toBe('100')
+  })
+
+  it('spends no token on a request without a valid key, nor on the public OpenAPI document', async () => {
+    const p = await t.partner()
+    for (let i = 0; i < 5; i++) {
+      expect((await t.client(`Bearer ${p.key}x`).get('/leagues')).status).toBe(401)
+      expect((await t.client().get('/openapi.json')).status).toBe(200)
+    }
+    for (let i = 0; i < 3; i++) expect((await p.get('/leagues')).status).toBe(200)
+  })
+})

@@ -1,0 +1,47 @@
+// RefDesk's additive operations are marked as extensions in the document (and said so in their
+// descriptions), get no MCP tool, and extend the deliveries listing without changing what `data` is.
+import { beforeAll, describe, expect, it } from 'vitest'
+import { TOOL_LIST, TOOLS } from '../../src/mcp/server.js'
+import { EXTENSION_OPERATIONS, OPERATIONS } from '../../src/operations/index.js'
+import { fetchDocument, operationsOf } from './helpers.js'
+
+const EXTENSIONS = ['testWebhook', 'retryWebhookDelivery', 'recoverWebhook', 'enableWebhook']
+
+describe('RefDesk extensions', () => {
+  let doc: any
+  beforeAll(async () => {
+    doc = await fetchDocument()
+  })
+
+  it('are marked x-refdesk-extension and described as extensions; the spec’s operations are not', () => {
+    const marked = operationsOf(doc).filter(({ op }) => op['x-refdesk-extension'] === true)
+    expect(marked.map(({ op }) => op.operationId).sort()).toEqual([...EXTENSIONS].sort())
+    for (const { op } of marked) expect(op.description).toMatch(/^\*\*RefDesk extension\*\*/)
+    expect(EXTENSION_OPERATIONS.map((o) => o.operationId).sort()).toEqual([...EXTENSIONS].sort())
+    expect(EXTENSION_OPERATIONS.every((o) => o.extension === true)).toBe(true)
+    expect(OPERATIONS.some((o) => o.extension)).toBe(false)
+  })
+
+  it('have no MCP tool: the server keeps the spec’s 20', () => {
+    expect(TOOL_LIST).toHaveLength(20)
+    expect(TOOLS.filter((spec) => EXTENSION_OPERATIONS.includes(spec.operation))).toEqual([])
+  })
+
+  it('list their error codes, and the deliveries listing keeps `data` an array beside `nextCursor`', () => {
+    const retry = doc.paths['/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry'].post
+    expect(Object.keys(retry.responses).sort()).toEqual(['202', '401', '404', '409', '429'])
+    expect(retry.responses['404'].content['application/json'].schema.properties.error.enum).toEqual([
+      'endpoint_not_found',
+      'delivery_not_found',
+      'not_found',
+    ])
+    const list = doc.paths['/api/v1/webhooks/{webhookId}/deliveries'].get
+    const body = list.responses['200'].content['application/json'].schema
+    expect(body.properties.data.type).toBe('array')
+    expect(body.properties.nextCursor.type).toEqual(['string', 'null'])
+    expect(list.parameters.map((p: any) => p.name)).toEqual(
+      expect.arrayContaining(['limit', 'cursor', 'status']),
+    )
+    expect(list['x-refdesk-extension']).toBeUndefined()
+  })
+})

@@ -1,0 +1,261 @@
+// The dispatcher's units on their own: pacing, endpoint queues, group commit, the alarm and what an
+// attempt's result means for its delivery. No database and no network; timers are faked.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { DeliveryJob } from '../../src/store/deliveries.js'
+import { Alarm } from '../../src/webhooks/alarm.js'
+import { EndpointQueues } from '../../src/webhooks/endpoint-queues.js'
+import { groupCommit } from '../../src/webhooks/group-commit.js'
+import { outcomeOf } from '../../src/webhooks/outcome.js'
+import { MAX_BATCH_FACTOR, Pacing } from '../../src/webhooks/pacing.js'
+
+const job = (id: string, endpointId: string, attempts = 0): DeliveryJob => ({
+  id,
+  endpointId,
+  attempts,
+  leaseUntil: '2030-01-01T00:00:30.000Z',
+  url: 'https://hooks.example/x',
+  secret: 'sec_x',
+  eventId: `evt_${id}`,
+  event: 'game.created',
+  createdAt: '2030-01-01T00:00:00.000Z',
+  data: '{}',
+})
+
+describe('Pacing', () => {
+  it('gives an endpoint of unknown pace its concurrency', () => {
+    const pacing = new Pacing(4, 10_000)
+    expect(pacing.capacity()).toBe(4)
+    expect(pacing.capacity('e1')).toBe(4)
+  })
+
+  it('gives a fast endpoint as many rounds as fit in half a lease, up to the batch factor', () => {
+    const pacing = new Pacing(4, 10_000)
+    pacing.observe('slow', 2_500)
+    pacing.observe('quick', 500)
+    pacing.observe('instant', 0)
+    expect(pacing.capacity('slow')).toBe(4 * 2)
+    expect(pacing.capacity('quick')).toBe(4 * 10)
+    expect(pacing.capacity('instant')).toBe(4 * MAX_BATCH_FACTOR)
+  })
+
+  it('keeps at least one round for an endpoint slower than half a lease', () => {
+    const pacing = new Pacing(4, 10_000)
+    pacing.observe('e1', 60_000)
+    expect(pacing.capacity('e1')).toBe(4)
+  })
+
+  it('follows a moving average: one slow attempt does not undo a fast pace', () => {
+    const pacing = new Pacing(1, 10_000)
+    pacing.observe('e1', 100)
+    pacing.observe('e1', 1_100)
+    expect(pacing.capacity('e1')).toBe(Math.floor(5_000 / 300))
+  })
+})
+
+describe('EndpointQueues', () => {
+  it('counts room per endpoint and asks for a lease once a queue has drained to half', () => {
+    const queues = new EndpointQueues()
+    queues.add([job('a', 'e1'), job('b', 'e1'), job('c', 'e1')], new Map())
+    const capacity = () => 4
+    expect(queues.room(capacity)).toEqual({ room: new Map([['e1', 1]]), known: 1, lowQueue: false })
+    const started = [...queues.startable(4, () => true)]
+    expect(started.map((j) => j.id)).toEqual(['a', 'b', 'c'])
+    expect(queues.waiting).toBe(0)
+    for (const j of started.slice(0, 2)) queues.begin(j.endpointId)
+    expect(queues.room(capacity)).toEqual({ room: new Map([['e1', 2]]), known: 2, lowQueue: true })
+  })
+
+  it('starts at most perEndpoint per endpoint and stops when mayStart says so', () => {
+    const queues = new EndpointQueues()
+    queues.add([job('a', 'e1'), job('b', 'e1'), job('c', 'e2'), job('d', 'e2')], new Map())
+    const taken: string[] = []
+    for (const j of queues.startable(1, () => queues.sending < 10)) {
+      queues.begin(j.endpointId)
+      taken.push(j.id)
+    }
+    expect(taken).toEqual(['a', 'c'])
+    expect(queues.sending).toBe(2)
+    expect([...queues.startable(5, () => false)]).toEqual([])
+    expect(queues.waiting).toBe(2)
+  })
+
+  it('ends an attempt once, however often it is told', () => {
+    const queues = new EndpointQueues()
+    queues.add([job('a', 'e1')], new Map())
+    const [started] = [...queues.startable(1, () => true)]
+    const end = queues.begin(started!.endpointId)
+    end()
+    end()
+    expect(queues.sending).toBe(0)
+  })
+
+  it('forgets an idle queue only once a lease found it dry, and drains every waiting job', () => {
+    const queues = new EndpointQueues()
+    queues.add([job('a', 'e1')], new Map())
+    for (const j of queues.startable(1, () => true)) queues.begin(j.endpointId)()
+    expect(queues.room(() => 4).room.has('e1')).toBe(true)
+    queues.add([], new Map([['e1', 4]]))
+    expect([...queues.startable(1, () => true)]).toEqual([])
+    expect(queues.room(() => 4).room.has('e1')).toBe(false)
+
+    queues.add([job('b', 'e2'), job('c', 'e3')], new Map())
+    expect(queues.drain().map((j) => j.id)).toEqual(['b', 'c'])
+    expect(queues.waiting).toBe(0)
+  })
+})
+
+describe('groupCommit', () => {
+  beforeEach(() => vi.useFakeTimers())
+  afterEach(() => vi.useRealTimers())
+
+  it('writes the items of one window together, each caller getting its own result', async () => {
+    const writes: number[][] = []
+    const commit = groupCommit(
+      async (items: number[]) => {
+        writes.push(items)
+        return items.map((n) => n * 10)
+      },
+      { windowMs: 25, maxBatch: 100 },
+    )
+    const results = Promise.all([commit.add(1), commit.add(2), commit.add(3)])
+    expect(writes).toEqual([])
+    await vi.advanceTimersByTimeAsync(25)
+    expect(await results).toEqual([10, 20, 30])
+    expect(writes).toEqual([[1, 2, 3]])
+  })
+
+  it('writes at once when a batch fills, and never two writes at a time', async () => {
+    const writes: number[][] = []
+    let release: () => void = () => {}
+    const commit = groupCommit(
+      async (items: number[]) => {
+        writes.push(items)
+        await new Promise<void>((r) => (release = r))
+        return items.map(() => true)
+      },
+      { windowMs: 1_000, maxBatch: 2 },
+    )
+    const first = [commit.add(1), commit.add(2)]
+    await vi.advanceTimersByTimeAsync(0)
+    expect(writes).toEqual([[1, 2]])
+    const second = [commit.add(3), commit.add(4), commit.add(5)]
+    await vi.advanceTimersByTimeAsync(0)
+    expect(writes).toHaveLength(1)
+    release()
+    await Promise.all(first)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(writes).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ])
+    release()
+    expect(await Promise.all(second)).toEqual([true, true, true])
+  })
+
+  it('fails every item of a failed write, and goes on with the next', async () => {
+    let fail = true
+    const commit = groupCommit(
+      async (items: number[]) => {
+        if (fail) throw new Error('disk full')
+        return items
+      },
+      { windowMs: 5, maxBatch: 10 },
+    )
+    const lost = [commit.add(1), commit.add(2)].map((p) => p.catch((e: Error) => e.message))
+    await vi.advanceTimersByTimeAsync(5)
+    expect(await Promise.all(lost)).toEqual(['disk full', 'disk full'])
+    fail = false
+    const kept = commit.add(3)
+    await vi.advanceTimersByTimeAsync(5)
+    expect(await kept).toBe(3)
+  })
+})
+
+describe('Alarm', () => {
+  beforeEach(() => vi.useFakeTimers())
+  afterEach(() => vi.useRealTimers())
+
+  it('keeps the earliest time it is armed for and rings once', () => {
+    const rang = vi.fn()
+    const alarm = new Alarm(rang)
+    const now = Date.now()
+    alarm.arm(now + 1_000)
+    alarm.arm(now + 5_000)
+    alarm.arm(now + 200)
+    vi.advanceTimersByTime(199)
+    expect(rang).not.toHaveBeenCalled()
+    vi.advanceTimersByTime(1)
+    expect(rang).toHaveBeenCalledTimes(1)
+    vi.advanceTimersByTime(10_000)
+    expect(rang).toHaveBeenCalledTimes(1)
+  })
+
+  it('rings no more once stopped', () => {
+    const rang = vi.fn()
+    const alarm = new Alarm(rang)
+    alarm.arm(Date.now() + 100)
+    alarm.stop()
+    alarm.arm(Date.now() + 50)
+    vi.advanceTimersByTime(1_000)
+    expect(rang).not.toHaveBeenCalled()
+  })
+})
+
+describe('outcomeOf', () => {
+  const lease = { owner: 'me', until: '2030-01-01T00:00:30.000Z' }
+  const timing = { started: Date.UTC(2030, 0, 1), finished: Date.UTC(2030, 0, 1) + 120 }
+  const schedule = [0, 5_000, 300_000]
+
+  it('a 2xx: succeeded, delivered when it finished, no next attempt', () => {
+    const { outcome, delay } = outcomeOf(
+      job('d1', 'e1'),
+      lease,
+      { ok: true, statusCode: 204, error: null },
+      schedule,
+      timing,
+    )
+    expect(delay).toBeNull()
+    expect(outcome).toEqual({
+      lease,
+      attempt: {
+        delivery_id: 'd1',
+        attempted_at: '2030-01-01T00:00:00.000Z',
+        status_code: 204,
+        error: null,
+        duration_ms: 120,
+      },
+      status: 'succeeded',
+      attempts: 1,
+      nextAttemptAt: null,
+      deliveredAt: '2030-01-01T00:00:00.120Z',
+    })
+  })
+
+  it('a failure with attempts left: pending, due after the schedule’s next delay', () => {
+    const { outcome, delay } = outcomeOf(
+      job('d1', 'e1', 1),
+      lease,
+      { ok: false, statusCode: 500, error: 'http_status' },
+      schedule,
+      timing,
+    )
+    expect(delay).toBe(300_000)
+    expect(outcome).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      nextAttemptAt: '2030-01-01T00:05:00.120Z',
+    })
+  })
+
+  it('the last attempt failing: failed for good', () => {
+    const { outcome, delay } = outcomeOf(
+      job('d1', 'e1', 2),
+      lease,
+      { ok: false, statusCode: null, error: 'timeout' },
+      schedule,
+      timing,
+    )
+    expect(delay).toBeNull()
+    expect(outcome).toMatchObject({ status: 'failed', attempts: 3, nextAttemptAt: null, deliveredAt: null })
+  })
+})
