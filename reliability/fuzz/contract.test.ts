@@ -224,6 +224,7 @@ describe('contract fuzzing from the OpenAPI document', () => {
         gameId: [...world.gameIds, ...world.openGameIds],
         userId: [...world.userIds, world.userIds[0]!, world.userIds[1]!, world.organizerId],
         webhookId: world.webhookIds,
+        deliveryId: world.deliveryIds,
         positionId: world.positionIds,
       }
       const allReal = Object.values(pools).flat()
@@ -651,7 +652,14 @@ describe('contract fuzzing from the OpenAPI document', () => {
       mark = performance.now()
       const arb = requestArb(world)
       timing.set('#build', (timing.get('#build') ?? 0) + performance.now() - mark)
-      const reqs = fc.sample(arb, { numRuns: BATCH, seed: SEED + batch })
+      // Deleting the world's endpoint goes last in its batch, or the delivery operations after it would
+      // rarely get past their 404s (some seeds never did).
+      const reqs = fc
+        .sample(arb, { numRuns: BATCH, seed: SEED + batch })
+        .sort(
+          (a, b) =>
+            Number(a.op.operationId === 'deleteWebhook') - Number(b.op.operationId === 'deleteWebhook'),
+        )
       timing.set('#sample', (timing.get('#sample') ?? 0) + performance.now() - mark)
       mark = performance.now()
       for (const req of reqs) {
