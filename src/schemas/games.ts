@@ -29,10 +29,17 @@ function echo(value: unknown): string {
 
 /**
  * Lenient ISO 8601 parsing; the stored form is always `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0000–9999). No
- * date needs more than MAX_LENGTH.startsAt characters, so a longer string is not parsed at all.
+ * date needs more than MAX_LENGTH.startsAt characters, so a longer string is not parsed at all, nor is one
+ * that is not storable text: V8's parser skips what it does not understand, a lone surrogate included.
  */
 export function parseStartsAt(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_LENGTH.startsAt) return undefined
+  if (
+    typeof value !== 'string' ||
+    value.trim() === '' ||
+    value.length > MAX_LENGTH.startsAt ||
+    !isStorableText(value)
+  )
+    return undefined
   const date = new Date(value)
   const year = date.getUTCFullYear()
   return Number.isNaN(date.getTime()) || year < 0 || year > 9999 ? undefined : date.toISOString()

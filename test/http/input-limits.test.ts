@@ -293,6 +293,20 @@ describe('input limits', () => {
     expect((await patchGame(p, w, { startsAt })).body).toEqual({ error: `invalid_startsAt:${startsAt}` })
   })
 
+  it('a startsAt with a lone surrogate or a NUL is refused, though the lenient parser would take it', async () => {
+    const p = await t.partner()
+    const w = await world(p)
+    // The fuzzer's case: V8 reads this as 2001-01-01, and the surrogate would be stored as U+FFFD.
+    for (const startsAt of ['f^>ok\ud83c$dZq.?1', 'May 1 2026 18:00 UTC \u0000']) {
+      expect(Number.isNaN(new Date(startsAt).getTime())).toBe(false)
+      const res = await game(p, w, { startsAt, externalId: 'surrogate' })
+      expect(res).toMatchObject({ status: 400, body: { error: `invalid_startsAt:${startsAt}` } })
+      expect((await patchGame(p, w, { startsAt })).body).toEqual({ error: `invalid_startsAt:${startsAt}` })
+    }
+    const games = (await p.get(`/leagues/${w.leagueId}/games`)).body.data
+    expect(games.map((g: { startsAt: string }) => g.startsAt)).toEqual(['2026-05-01T18:00:00.000Z'])
+  })
+
   it('an over-long or ill-formed positionId on unassign names no position', async () => {
     const p = await t.partner()
     const w = await world(p)
