@@ -4,9 +4,8 @@
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { completeGame, markPaid } from '../src/domain/payments.js'
-import { checkPage, DESKTOP, startHarness, type Harness } from './harness.js'
+import { checkPage, DESKTOP, soon, startHarness, type Harness } from './harness.js'
 
-const DAY = 24 * 3_600_000
 const SAM = 'sam@example.com'
 const ANN = 'ann@example.com'
 
@@ -42,8 +41,6 @@ describe('the RefDesk app in chromium', () => {
 
   beforeAll(async () => {
     h = await startHarness()
-    const soon = (days: number, hour: number) =>
-      new Date(Math.ceil(Date.now() / DAY) * DAY + days * DAY + hour * 3_600_000).toISOString()
     // What a partner does: a league, its games and its officials, over the partner API.
     league = await h.api('POST', '/leagues', {
       name: 'Metro Youth Soccer',

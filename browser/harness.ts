@@ -131,6 +131,12 @@ export async function startHarness(): Promise<Harness> {
   }
 }
 
+const DAY = 24 * 3_600_000
+
+/** A start time `days` after the next UTC midnight, at `hour` UTC: always in the future, whole hours. */
+export const soon = (days: number, hour: number): string =>
+  new Date(Math.ceil(Date.now() / DAY) * DAY + days * DAY + hour * 3_600_000).toISOString()
+
 export const PHONE = { width: 375, height: 812 }
 export const DESKTOP = { width: 1280, height: 800 }
 

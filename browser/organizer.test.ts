@@ -16,9 +16,8 @@ import { parseAllowPrivate } from '../src/webhooks/address-guard.js'
 import { startDispatcher, type Dispatcher } from '../src/webhooks/dispatcher.js'
 import { parseRetrySchedule } from '../src/webhooks/retry-schedule.js'
 import { seedPosition } from '../test/helpers/fixtures.js'
-import { checkPage, DESKTOP, startHarness, type Harness } from './harness.js'
+import { checkPage, DESKTOP, soon, startHarness, type Harness } from './harness.js'
 
-const DAY = 24 * 3_600_000
 const ORGANIZER = 'organizer@example.com'
 const SAM = 'sam.whistle@example.com'
 const ANN = 'ann.flag@example.com'
@@ -113,8 +112,6 @@ describe('an organizer runs a season in chromium', () => {
     })
     ;({ secret } = await h.api('POST', '/webhooks', { url: receiver.url }))
 
-    const soon = (days: number, hour: number) =>
-      new Date(Math.ceil(Date.now() / DAY) * DAY + days * DAY + hour * 3_600_000).toISOString()
     riverside = await h.api('POST', '/leagues', { name: 'Riverside Youth Soccer', externalId: 'riverside' })
     valley = await h.api('POST', '/leagues', {
       name: 'Valley Basketball',

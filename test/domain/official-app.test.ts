@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { calendarFeedGames, findCalendarFeed, renewCalendarFeed } from '../../src/domain/calendar-feeds.js'
 import { listEarnings } from '../../src/domain/earnings.js'
-import { ApiError } from '../../src/domain/errors.js'
+import type { ApiError } from '../../src/domain/errors.js'
 import { listMemberships } from '../../src/domain/memberships.js'
 import { claimOpenGame, listOpenGames, OPEN_PAGE_SIZE } from '../../src/domain/open-games.js'
 import { completeGame, markPaid } from '../../src/domain/payments.js'
@@ -12,6 +12,7 @@ import { setTimeZone } from '../../src/domain/profiles.js'
 import { findHeldGame, listSchedule, withdrawFromGame } from '../../src/domain/schedule.js'
 import type { Person } from '../../src/domain/sessions.js'
 import { useTestApp } from '../helpers/app.js'
+import { refusal } from '../helpers/errors.js'
 import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 
 const NOW = new Date('2030-03-01T10:00:00.000Z')
@@ -22,15 +23,6 @@ const person = (email: string, userIds: string[]): Person => ({
   timeZone: 'UTC',
   organizes: false,
 })
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(ApiError)
-  return (error as ApiError).code
-}
 
 describe("the official's app services", () => {
   const t = useTestApp()

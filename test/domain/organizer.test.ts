@@ -1,7 +1,6 @@
 // The organizer's services: their leagues and counts, games a page at a time with filters, the actions run
 // through the console's services (same events), approval, payouts in bulk, and the scope every call checks.
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/domain/errors.js'
 import {
   approveLeagueOfficial,
   chargeLeaguePayment,
@@ -24,6 +23,7 @@ import {
 } from '../../src/domain/organizer.js'
 import type { Person } from '../../src/domain/sessions.js'
 import { useTestApp } from '../helpers/app.js'
+import { refusal } from '../helpers/errors.js'
 import {
   eventsOf,
   seedClaimedGame,
@@ -37,15 +37,6 @@ import {
 
 const NOW = new Date('2030-03-01T10:00:00.000Z')
 const hoursFromNow = (h: number) => new Date(NOW.getTime() + h * 3_600_000).toISOString()
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  )
-  expect(error).toBeInstanceOf(ApiError)
-  return (error as ApiError).code
-}
 
 describe("the organizer's services", () => {
   const t = useTestApp()
