@@ -5,6 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { completeGame, markPaid } from '../src/domain/payments.js'
 import { checkPage, DESKTOP, soon, startHarness, type Harness } from './harness.js'
+import { CONSOLE_CALLER } from '../src/domain/caller.js'
 
 const SAM = 'sam@example.com'
 const ANN = 'ann@example.com'
@@ -164,9 +165,9 @@ describe('the RefDesk app in chromium', () => {
     await sam.getByRole('button', { name: 'Claim' }).first().click()
     expect(await notice(sam)).toBe('You claimed the game. It is on your schedule.')
     // The organizer's in-app actions, through the services `refdesk app complete` and `app pay` run.
-    const first = await completeGame(h.runtime.deps, games[0]!.id)
-    await completeGame(h.runtime.deps, games[1]!.id)
-    await markPaid(h.runtime.deps, first.positions[0]!.payment!.id)
+    const first = await completeGame(h.runtime.deps, CONSOLE_CALLER, games[0]!.id)
+    await completeGame(h.runtime.deps, CONSOLE_CALLER, games[1]!.id)
+    await markPaid(h.runtime.deps, CONSOLE_CALLER, first.positions[0]!.payment!.id)
 
     await sam.getByRole('link', { name: 'Earnings' }).click()
     await sam.getByRole('heading', { name: 'Earnings' }).waitFor()

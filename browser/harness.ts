@@ -73,6 +73,7 @@ export async function startHarness(): Promise<Harness> {
   // The season's webhook receiver listens on 127.0.0.1, as the test dispatchers expect.
   const runtime = await openRuntime(`file:${join(dir, 'refdesk.sqlite')}`, {
     webhookPolicy: TEST_WEBHOOK_POLICY,
+    clock: { now: () => Date.now() + offsetMs },
   })
   const app: App = await buildHttp(runtime, false, {
     web: {
@@ -81,7 +82,6 @@ export async function startHarness(): Promise<Harness> {
         REFDESK_SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
         REFDESK_MAIL_FROM: 'RefDesk <refdesk@example.test>',
       }),
-      clock: () => new Date(Date.now() + offsetMs),
     },
   })
   await app.listen({ port, host: '127.0.0.1' })

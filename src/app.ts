@@ -3,6 +3,7 @@
 // everything in order.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { Registry } from 'prom-client'
+import { systemClock, type Clock } from './clock.js'
 import { appSettings, DEFAULT_MCP_MAX_BATCH } from './config.js'
 import { DEFAULT_LIMITS, type Deps, type Limits } from './domain/deps.js'
 import { simulatedProcessor, type PaymentProcessor } from './domain/payment-processor.js'
@@ -13,7 +14,8 @@ import { mcpRoutes } from './mcp/route.js'
 import { serveStdio } from './mcp/stdio.js'
 import { runtimeRegistry } from './metrics.js'
 import { openDatabase, type Database } from './store/database.js'
-import { APP_PREFIX, webApp, type WebOptions } from './web/plugin.js'
+import { APP_PREFIX } from './web/paths.js'
+import { webApp, type WebOptions } from './web/plugin.js'
 import { backlog } from './store/deliveries.js'
 import { countUnexpanded } from './store/outbox.js'
 import { hostRefusal, STRICT_POLICY, type AddressPolicy } from './webhooks/address-guard.js'
@@ -40,6 +42,8 @@ export async function openRuntime(
     webhookPolicy?: AddressPolicy
     /** Whether a missing SQLite file may be created (default yes; `refdesk keys`, `app` and `worker` say no). */
     create?: boolean
+    /** The clock every service reads; tests move theirs. Default: the system's. */
+    clock?: Clock
   } = {},
 ): Promise<Runtime> {
   const database = openDatabase(databaseUrl, { create: options.create ?? true })
@@ -55,6 +59,7 @@ export async function openRuntime(
     dialect: database.dialect,
     paymentProcessor: options.paymentProcessor ?? simulatedProcessor(),
     limits: options.limits ?? DEFAULT_LIMITS,
+    clock: options.clock ?? systemClock,
     webhookHostRefusal: (hostname) => hostRefusal(hostname, options.webhookPolicy ?? STRICT_POLICY),
   }
   const metrics = runtimeRegistry({
@@ -72,7 +77,7 @@ export interface HttpOptions {
   mcpMaxBatch?: number
   /** Time-outs, connection cap and rate limit; default DEFAULT_HTTP_SETTINGS. */
   http?: HttpSettings
-  /** The app under /app: its settings (default: those of an empty environment), mailer and clock. */
+  /** The app under /app: its settings (default: those of an empty environment) and mailer. */
   web?: Partial<Omit<WebOptions, 'deps'>>
   /** Where partners reach this server; default http://localhost:3000. */
   publicUrl?: string

@@ -9,6 +9,7 @@ import { denyOfficial } from '../../src/domain/officials.js'
 import { fanOut } from '../../src/webhooks/fan-out.js'
 import type { Partner, TestApp } from '../../test/helpers/app.js'
 import { rememberSecrets } from '../lib/logs.js'
+import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 
 export interface World {
   source: string
@@ -97,7 +98,7 @@ export async function buildWorld(
       ),
     )
   }
-  await denyOfficial(t.deps, offline.id, officials[3].userId)
+  await denyOfficial(t.deps, CONSOLE_CALLER, offline.id, officials[3].userId)
   const platformRef = await ok(p.post(`/leagues/${platform.id}/officials`, { externalId: officialExt[0] }))
   // games[0]: claimed; [1]: claimed then cancelled (a kept claim); [2]: completed and paid;
   // [3]: completed, then a no-show; [4]: cancelled while open; [5] to [8]: open.
@@ -105,17 +106,18 @@ export async function buildWorld(
     await ok(p.post(`/games/${games[i].id}/assign`, { userId: officials[i % 2].userId }))
   }
   await ok(p.delete(`/games/${games[1].id}`))
-  const paid = await completeGame(t.deps, games[2].id)
-  await markPaid(t.deps, paid.positions[0]!.payment!.id)
-  await completeGame(t.deps, games[3].id)
-  await markNoShow(t.deps, games[3].positions[0].id)
+  const paid = await completeGame(t.deps, CONSOLE_CALLER, games[2].id)
+  await markPaid(t.deps, CONSOLE_CALLER, paid.positions[0]!.payment!.id)
+  await completeGame(t.deps, CONSOLE_CALLER, games[3].id)
+  await markNoShow(t.deps, CONSOLE_CALLER, games[3].positions[0].id)
   await ok(p.delete(`/games/${games[4].id}`))
   const charges: string[] = []
   for (const [i, outcome] of (['failed', 'requires_card'] as const).entries()) {
     await ok(p.post(`/games/${platformGames[i].id}/assign`, { userId: platformRef.userId }))
-    const done = await completeGame(t.deps, platformGames[i].id)
+    const done = await completeGame(t.deps, CONSOLE_CALLER, platformGames[i].id)
     const payment = await chargePayment(
       { ...t.deps, paymentProcessor: simulatedProcessor(outcome) },
+      CONSOLE_CALLER,
       done.positions[0]!.payment!.id,
     )
     charges.push(payment.id)

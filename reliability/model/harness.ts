@@ -5,7 +5,7 @@
 // mismatch reads as a diff of two small structures.
 import { sql } from 'kysely'
 import { assignPosition, withdrawClaim } from '../../src/domain/assignments.js'
-import { APP_CALLER } from '../../src/domain/caller.js'
+import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 import type { Deps } from '../../src/domain/deps.js'
 import { ApiError } from '../../src/domain/errors.js'
 import { denyOfficial } from '../../src/domain/officials.js'
@@ -375,7 +375,7 @@ export class Service {
 
   claim(gameKey: string, userKey: string, positionKey: string | undefined): Promise<Answer> {
     return Service.inApp(() =>
-      assignPosition(this.deps, APP_CALLER, this.ids.id('game', gameKey), {
+      assignPosition(this.deps, CONSOLE_CALLER, this.ids.id('game', gameKey), {
         userId: this.ids.id('user', userKey),
         ...(positionKey !== undefined && { positionId: this.ids.id('position', positionKey) }),
       }),
@@ -383,11 +383,13 @@ export class Service {
   }
 
   withdraw(positionKey: string): Promise<Answer> {
-    return Service.inApp(() => withdrawClaim(this.deps, this.ids.id('position', positionKey)))
+    return Service.inApp(() => withdrawClaim(this.deps, CONSOLE_CALLER, this.ids.id('position', positionKey)))
   }
 
   async complete(gameKey: string): Promise<Answer> {
-    const answer = await Service.inApp(() => completeGame(this.deps, this.ids.id('game', gameKey)))
+    const answer = await Service.inApp(() =>
+      completeGame(this.deps, CONSOLE_CALLER, this.ids.id('game', gameKey)),
+    )
     for (const p of answer.data?.positions ?? []) {
       const key = this.ids.key('position', p.id)
       if (p.payment && key) this.ids.set('payment', key, p.payment.id)
@@ -396,22 +398,22 @@ export class Service {
   }
 
   noShow(positionKey: string): Promise<Answer> {
-    return Service.inApp(() => markNoShow(this.deps, this.ids.id('position', positionKey)))
+    return Service.inApp(() => markNoShow(this.deps, CONSOLE_CALLER, this.ids.id('position', positionKey)))
   }
 
   pay(paymentKey: string | undefined): Promise<Answer> {
-    return Service.inApp(() => markPaid(this.deps, this.ids.id('payment', paymentKey)))
+    return Service.inApp(() => markPaid(this.deps, CONSOLE_CALLER, this.ids.id('payment', paymentKey)))
   }
 
   /** `refdesk app charge --outcome`: the simulated processor answering the given outcome. */
   charge(paymentKey: string | undefined, outcome: ChargeOutcome): Promise<Answer> {
     const deps = { ...this.deps, paymentProcessor: simulatedProcessor(outcome) }
-    return Service.inApp(() => chargePayment(deps, this.ids.id('payment', paymentKey)))
+    return Service.inApp(() => chargePayment(deps, CONSOLE_CALLER, this.ids.id('payment', paymentKey)))
   }
 
   deny(leagueKey: string, userKey: string): Promise<Answer> {
     return Service.inApp(() =>
-      denyOfficial(this.deps, this.ids.id('league', leagueKey), this.ids.id('user', userKey)),
+      denyOfficial(this.deps, CONSOLE_CALLER, this.ids.id('league', leagueKey), this.ids.id('user', userKey)),
     )
   }
 

@@ -16,14 +16,14 @@ import * as positions from '../store/positions.js'
 import type { ClaimWithUser } from '../store/positions.js'
 import type { Db, GameRow, PositionRow, UserRow } from '../store/tables.js'
 import * as users from '../store/users.js'
-import { checkSource, writeSource, type Caller } from './caller.js'
-import { newId, nowIso } from '../clock.js'
+import { isoNow, newId } from '../clock.js'
+import { requireGame, requireLeague } from './access.js'
+import { checkSource, writeSource, type Caller, type ConsoleCaller, type PersonCaller } from './caller.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
 import { lockGame } from './game-locks.js'
-import { refreshGameStatus, requireGame } from './game-status.js'
-import { requireLeague } from './leagues.js'
+import { refreshGameStatus } from './game-status.js'
 import { loadGameDetail, toClaimOfficial, toGameSummary, toPayment, toPosition } from './views.js'
 
 /** Every position holding a claim (claimed, completed, no-show cancelled), by game start. Three queries. */
@@ -50,7 +50,7 @@ export async function listAssignments(deps: Deps, caller: Caller, leagueId: stri
 
 /**
  * Claims a position of the game for an approved official of its league: the given one, else the first
- * open one. The partner `POST /games/{gameId}/assign` and the in-app claim both land here.
+ * open one. The partner `POST /games/{gameId}/assign` and `refdesk app claim` land here.
  */
 export async function assignPosition(
   deps: Deps,
@@ -62,34 +62,64 @@ export async function assignPosition(
   return deps.db.transaction().execute(async (trx) => {
     const { league_id: leagueId } = await requireGame(trx, caller, gameId)
     const user = (await findOfficialUser(trx, caller, leagueId, ref)) ?? fail('official_not_found')
-    const membership = await memberships.lockMembership(trx, leagueId, user.id, 'share')
-    if (membership?.role !== 'official' || membership.status !== 'approved') fail('not_a_league_official')
-    const { game, positions: gamePositions } = await lockGame(trx, gameId)
-    const position = pickPosition(game, gamePositions, input.positionId)
-    const at = nowIso()
-    if (!(await positions.claimIfOpen(trx, position.id, at))) fail('position_taken')
-    try {
-      await claims.insertClaim(trx, {
-        id: newId(),
-        position_id: position.id,
-        user_id: user.id,
-        status: 'confirmed',
-        created_at: at,
-      })
-    } catch (error) {
-      if (isUniqueViolation(error)) fail('position_taken')
-      throw error
-    }
-    const detail = await loadGameDetail(trx, await refreshGameStatus(trx, game))
-    await recordEvents(trx, [
-      domainEvent('position.claimed', leagueId, {
-        game: detail,
-        positionId: position.id,
-        official: toClaimOfficial({ user }),
-      }),
-    ])
-    return detail
+    return claimFor(trx, { leagueId, gameId, positionId: input.positionId, user }, isoNow(deps.clock))
   })
+}
+
+/**
+ * The person's own claim in the app, for their user row that is an approved official of the game's league.
+ * A game of any other league answers `game_not_found`, exactly like a game that does not exist.
+ */
+export async function claimPosition(
+  deps: Deps,
+  person: PersonCaller,
+  input: { gameId: string; positionId: string },
+): Promise<GameDetail> {
+  return deps.db.transaction().execute(async (trx) => {
+    const { league_id: leagueId } = await requireGame(trx, person, input.gameId, 'officiate')
+    // Gone only when a denial committed since the check above (PostgreSQL reads each statement afresh).
+    const userId =
+      (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ?? fail('not_a_league_official')
+    const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
+    return claimFor(trx, { leagueId, ...input, user }, isoNow(deps.clock))
+  })
+}
+
+/**
+ * The claim itself. The membership is share-locked and checked again, so a removal or denial racing the
+ * claim either lands before it (refused) or waits for it.
+ */
+async function claimFor(
+  trx: Transaction<Db>,
+  claim: { leagueId: string; gameId: string; positionId: string | undefined; user: UserRow },
+  at: string,
+): Promise<GameDetail> {
+  const { leagueId, user } = claim
+  const membership = await memberships.lockMembership(trx, leagueId, user.id, 'share')
+  if (membership?.role !== 'official' || membership.status !== 'approved') fail('not_a_league_official')
+  const { game, positions: gamePositions } = await lockGame(trx, claim.gameId)
+  const position = pickPosition(game, gamePositions, claim.positionId)
+  if (!(await positions.claimIfOpen(trx, position.id, at))) fail('position_taken')
+  try {
+    await claims.insertClaim(trx, {
+      id: newId(),
+      position_id: position.id,
+      user_id: user.id,
+      status: 'confirmed',
+      created_at: at,
+    })
+  } catch (error) {
+    if (isUniqueViolation(error)) fail('position_taken')
+    throw error
+  }
+  const detail = await loadGameDetail(trx, await refreshGameStatus(trx, game, at))
+  const official = toClaimOfficial({ user })
+  await recordEvents(
+    trx,
+    [domainEvent('position.claimed', leagueId, { game: detail, positionId: position.id, official })],
+    at,
+  )
+  return detail
 }
 
 /** Partner unassign: the claim is deleted and the position reopened; emits `position.released`. */
@@ -103,46 +133,41 @@ export async function unassignPosition(
     await requireGame(trx, caller, gameId)
     const { game, positions: gamePositions } = await lockGame(trx, gameId)
     if (!gamePositions.some((p) => p.id === positionId)) fail('position_not_found')
-    const claim = await releaseClaim(trx, game, positionId, nowIso())
-    const detail = await loadGameDetail(trx, await refreshGameStatus(trx, game))
-    await recordEvents(trx, [
-      domainEvent('position.released', game.league_id, {
-        game: detail,
-        positionId,
-        official: toClaimOfficial(claim),
-      }),
-    ])
+    const at = isoNow(deps.clock)
+    const claim = await releaseClaim(trx, game, positionId, at)
+    const detail = await loadGameDetail(trx, await refreshGameStatus(trx, game, at))
+    const official = toClaimOfficial(claim)
+    await recordEvents(
+      trx,
+      [domainEvent('position.released', game.league_id, { game: detail, positionId, official })],
+      at,
+    )
     return detail
   })
 }
 
-/** Who withdraws in the app: one of these users must hold the claim, in a game starting after `startsAfter`. */
-export interface WithdrawalGuard {
-  readonly userIds: readonly string[]
-  readonly startsAfter: string
-}
-
 /**
- * In-app withdrawal by the official: like unassign, but the spec gives it no event. The console withdraws
- * any claim; the app passes a guard, checked under the game's lock so the claim cannot change hands between
- * the check and the release.
+ * In-app withdrawal: like unassign, but the spec gives it no event. The console withdraws any claim; a
+ * person only their own, from a game that has not started, checked under the game's lock so the claim
+ * cannot change hands between the check and the release.
  */
 export async function withdrawClaim(
   deps: Deps,
+  caller: ConsoleCaller | PersonCaller,
   positionId: string,
-  guard?: WithdrawalGuard,
 ): Promise<GameDetail> {
   return deps.db.transaction().execute(async (trx) => {
     const position = (await positions.findPosition(trx, positionId)) ?? fail('position_not_found')
     const { game } = await lockGame(trx, position.game_id)
-    if (guard) {
+    const at = isoNow(deps.clock)
+    if (caller.kind === 'person') {
       // Someone else's claim answers like a position that does not exist: no leak across officials.
       const claim = await claims.findClaim(trx, positionId)
-      if (!claim || !guard.userIds.includes(claim.user_id)) fail('position_not_found')
-      if (game.starts_at <= guard.startsAfter) fail('game_started')
+      if (!claim || !caller.userIds.includes(claim.user_id)) fail('position_not_found')
+      if (game.starts_at <= at) fail('game_started')
     }
-    await releaseClaim(trx, game, positionId, nowIso())
-    return loadGameDetail(trx, await refreshGameStatus(trx, game))
+    await releaseClaim(trx, game, positionId, at)
+    return loadGameDetail(trx, await refreshGameStatus(trx, game, at))
   })
 }
 
@@ -183,7 +208,7 @@ async function findOfficialUser(
 ): Promise<UserRow | undefined> {
   if (!('userId' in ref)) return users.findUserByExternalId(db, ref.source, ref.externalId)
   const user = await users.findUser(db, ref.userId)
-  if (!user || caller.kind === 'app' || user.source === caller.source) return user
+  if (!user || caller.kind !== 'partner' || user.source === caller.source) return user
   return (await memberships.findMembership(db, leagueId, user.id)) ? user : undefined
 }
 

@@ -1,5 +1,6 @@
-// Who is acting. A partner key sees its source's leagues plus leagues granted to that key; the in-app
-// operator console (`refdesk app`) acts for the application itself and sees everything.
+// Who is acting: a partner's key, the operator console (`refdesk app`), or a person signed in to the app.
+// What each may touch is one rule (domain/access.ts, in SQL in store/scope.ts), checked inside the
+// transaction of the action it guards.
 import type { PartnerScope } from '../store/scope.js'
 import { fail } from './errors.js'
 
@@ -10,13 +11,28 @@ export type PartnerCaller = PartnerScope & {
   readonly organizerId: string
 }
 
-export interface AppCaller {
-  readonly kind: 'app'
+/** The operator console: it acts for the application itself and sees every league. */
+export interface ConsoleCaller {
+  readonly kind: 'console'
 }
 
-export type Caller = PartnerCaller | AppCaller
+/**
+ * A person signed in to the app: an email address and every user row carrying it, whichever partner made
+ * it. They organize the leagues one of those rows organizes and officiate where one is an approved official.
+ */
+export interface PersonCaller {
+  readonly kind: 'person'
+  readonly email: string
+  /** The user rows with this address, oldest first. */
+  readonly userIds: readonly string[]
+}
 
-export const APP_CALLER: AppCaller = { kind: 'app' }
+export type Caller = PartnerCaller | ConsoleCaller | PersonCaller
+
+export const CONSOLE_CALLER: ConsoleCaller = { kind: 'console' }
+
+/** The console's former name, kept while domain/api-keys.ts (on another branch) still imports it. */
+export const APP_CALLER = CONSOLE_CALLER
 
 /** The source written on rows a caller creates. */
 export function writeSource(caller: Caller): string {

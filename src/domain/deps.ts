@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
 import type { DialectName } from '../store/database.js'
 import type { Db } from '../store/tables.js'
 import type { PaymentProcessor } from './payment-processor.js'
@@ -9,6 +10,8 @@ export interface Deps {
   readonly dialect: DialectName
   readonly paymentProcessor: PaymentProcessor
   readonly limits: Limits
+  /** The one clock every rule reads (`isoNow(deps.clock)`), so tests move time instead of waiting. */
+  readonly clock: Clock
   /**
    * Why a webhook URL's host must not be registered, or null: the delivery address policy
    * (REFDESK_WEBHOOK_ALLOW_PRIVATE) applied to literal addresses, handed down by the composition root.

@@ -3,7 +3,7 @@
 import type { PaymentStatus } from '../store/tables.js'
 import * as officialGames from '../store/official-games.js'
 import type { Deps } from './deps.js'
-import type { Person } from './sessions.js'
+import type { PersonCaller } from './caller.js'
 
 export interface Earning {
   readonly paymentId: string
@@ -27,7 +27,7 @@ export interface EarningTotal {
 
 export async function listEarnings(
   deps: Deps,
-  person: Person,
+  person: PersonCaller,
 ): Promise<{ payments: Earning[]; totals: EarningTotal[] }> {
   const rows = await officialGames.listEarnings(deps.db, person.userIds)
   const totals = new Map<string, { currency: string; pendingCents: number; paidCents: number }>()

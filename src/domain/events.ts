@@ -3,7 +3,7 @@
 // into deliveries afterwards (webhooks/fan-out.ts): the cost of a change does not grow with the number of
 // endpoints that want it.
 import type { Transaction } from 'kysely'
-import { newId, nowIso } from '../clock.js'
+import { newId } from '../clock.js'
 import type { EventData, EventName } from '../schemas/events.js'
 import * as outbox from '../store/outbox.js'
 import type { Db } from '../store/tables.js'
@@ -22,9 +22,13 @@ export function domainEvent<N extends EventName>(
   return { event, leagueId, data: { leagueId, ...data } }
 }
 
-export async function recordEvents(trx: Transaction<Db>, events: readonly DomainEvent[]): Promise<void> {
+/** Records the events at `at`, the instant of the change that caused them. */
+export async function recordEvents(
+  trx: Transaction<Db>,
+  events: readonly DomainEvent[],
+  at: string,
+): Promise<void> {
   if (events.length === 0) return
-  const createdAt = nowIso()
   await outbox.appendEvents(
     trx,
     events.map((e) => ({
@@ -32,7 +36,7 @@ export async function recordEvents(trx: Transaction<Db>, events: readonly Domain
       event: e.event,
       league_id: e.leagueId,
       data: JSON.stringify(e.data),
-      created_at: createdAt,
+      created_at: at,
     })),
   )
   await outbox.announceWork(trx)

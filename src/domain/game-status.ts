@@ -1,11 +1,8 @@
 // A game's status is the rollup of its positions (cancellation excepted: a cancelled game stays cancelled).
-import type { Kysely, Transaction } from 'kysely'
+import type { Transaction } from 'kysely'
 import * as games from '../store/games.js'
 import { listPositions } from '../store/positions.js'
 import type { Db, GameRow, GameStatus, PositionStatus } from '../store/tables.js'
-import type { Caller } from './caller.js'
-import { nowIso } from '../clock.js'
-import { fail } from './errors.js'
 
 export function rollupStatus(current: GameStatus, positions: readonly PositionStatus[]): GameStatus {
   if (current === 'cancelled') return 'cancelled'
@@ -16,19 +13,14 @@ export function rollupStatus(current: GameStatus, positions: readonly PositionSt
   return current
 }
 
-/** Recomputes and stores the game's status after its positions changed; returns the fresh row. */
-export async function refreshGameStatus(trx: Transaction<Db>, game: GameRow): Promise<GameRow> {
+/** Recomputes and stores the game's status after its positions changed (at `at`); returns the fresh row. */
+export async function refreshGameStatus(trx: Transaction<Db>, game: GameRow, at: string): Promise<GameRow> {
   const positions = await listPositions(trx, [game.id])
   const status = rollupStatus(
     game.status,
     positions.map((p) => p.status),
   )
   if (status === game.status) return game
-  const at = nowIso()
   await games.setGameStatus(trx, game.id, status, at)
   return { ...game, status, updated_at: at }
-}
-
-export async function requireGame(db: Kysely<Db>, caller: Caller, gameId: string): Promise<GameRow> {
-  return (await games.findGameInScope(db, caller, gameId)) ?? fail('game_not_found')
 }

@@ -14,12 +14,11 @@ import * as games from '../store/games.js'
 import * as positions from '../store/positions.js'
 import type { Db, GameRow, PositionRow } from '../store/tables.js'
 import { checkSource, writeSource, type Caller } from './caller.js'
-import { newId, nowIso } from '../clock.js'
+import { isoNow, newId } from '../clock.js'
+import { requireGame, requireLeague, scopeOf } from './access.js'
 import type { Deps } from './deps.js'
 import { ApiError, fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
-import { requireGame } from './game-status.js'
-import { requireLeague } from './leagues.js'
 import { loadGameDetail, loadGames, loadLeagueGames, toGameDetail, withPositions } from './views.js'
 
 export interface UpsertGamesInput {
@@ -52,7 +51,7 @@ export async function upsertGames(
   checkSource(caller, input.source)
   const { valid, failure } = parseItems(input.games)
   const { created, conflict } = await retryLostRaces(() =>
-    deps.db.transaction().execute((trx) => writeBatch(trx, caller, leagueId, valid)),
+    deps.db.transaction().execute((trx) => writeBatch(trx, caller, leagueId, valid, isoNow(deps.clock))),
   )
   if (conflict) fail('external_id_conflict')
   if (failure) throw failure
@@ -90,14 +89,20 @@ async function retryLostRaces<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
-async function writeBatch(trx: Transaction<Db>, caller: Caller, leagueId: string, items: ParsedItem[]) {
+async function writeBatch(
+  trx: Transaction<Db>,
+  caller: Caller,
+  leagueId: string,
+  items: ParsedItem[],
+  at: string,
+) {
   const league = await requireLeague(trx, caller, leagueId)
   const source = writeSource(caller)
   const keys = [...new Set(items.flatMap(({ item }) => item.externalId ?? []))]
   const plan = planBatch(items, await games.lockGamesByExternalId(trx, source, keys), {
     leagueId: league.id,
     source,
-    at: nowIso(),
+    at,
   })
   await games.insertGames(trx, [...plan.inserts.values()])
   await games.rewriteGames(trx, [...plan.rewrites.values()])
@@ -110,6 +115,7 @@ async function writeBatch(trx: Transaction<Db>, caller: Caller, leagueId: string
   await recordEvents(
     trx,
     created.map((game) => domainEvent('game.created', league.id, game)),
+    at,
   )
   return { created, conflict: plan.conflict }
 }
@@ -226,7 +232,7 @@ function rewriteOf(item: GameItem, raw: object): Partial<GameState> {
 }
 
 export async function getGame(deps: Deps, caller: Caller, gameId: string): Promise<GameDetail> {
-  const found = await positions.findGameDetailInScope(deps.db, caller, gameId)
+  const found = await positions.findGameDetailInScope(deps.db, scopeOf(caller), gameId)
   return found ? toGameDetail(found.game, found.positions) : fail('game_not_found')
 }
 
@@ -246,11 +252,9 @@ export async function updateGame(
       ...(input.location !== undefined && input.location !== game.location && { location: input.location }),
     }
     if (Object.keys(changes).length === 0) return loadGame(trx, game)
-    const updated = await loadGame(
-      trx,
-      await games.updateGame(trx, game.id, { ...changes, updated_at: nowIso() }),
-    )
-    await recordEvents(trx, [domainEvent('game.updated', game.league_id, updated)])
+    const at = isoNow(deps.clock)
+    const updated = await loadGame(trx, await games.updateGame(trx, game.id, { ...changes, updated_at: at }))
+    await recordEvents(trx, [domainEvent('game.updated', game.league_id, updated)], at)
     return updated
   })
 }
@@ -263,7 +267,7 @@ export async function cancelGame(deps: Deps, caller: Caller, gameId: string): Pr
   return deps.db.transaction().execute(async (trx) => {
     const game = await requireGame(trx, caller, gameId)
     if (game.status === 'cancelled') return loadGameDetail(trx, game)
-    const at = nowIso()
+    const at = isoNow(deps.clock)
     // The game's positions are locked first, as every writer of positions does, so a racing assign either
     // claimed its slot before (kept) or finds it cancelled.
     const open = (await positions.lockPositions(trx, [game.id])).filter((p) => p.status === 'open')
@@ -278,7 +282,7 @@ export async function cancelGame(deps: Deps, caller: Caller, gameId: string): Pr
     // A concurrent cancel committed first: it emitted the event.
     if (!cancelled) return loadGameDetail(trx, await requireGame(trx, caller, game.id))
     const detail = await loadGameDetail(trx, cancelled)
-    await recordEvents(trx, [domainEvent('game.cancelled', game.league_id, detail)])
+    await recordEvents(trx, [domainEvent('game.cancelled', game.league_id, detail)], at)
     return detail
   })
 }

@@ -1,5 +1,4 @@
 // Leagues: create/upsert, read with their games and officials, patch. No league change emits an event.
-import type { Kysely } from 'kysely'
 import type {
   League,
   LeagueDetail,
@@ -9,19 +8,14 @@ import type {
 } from '../schemas/leagues.js'
 import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
-import type { Db, LeagueRow } from '../store/tables.js'
+import { isoNow, newId } from '../clock.js'
+import { requireLeague, scopeOf } from './access.js'
 import { checkSource, writeSource, type Caller, type PartnerCaller } from './caller.js'
-import { newId, nowIso } from '../clock.js'
 import type { Deps } from './deps.js'
-import { fail } from './errors.js'
 import { loadLeagueGames, toLeague, toOfficial } from './views.js'
 
-export async function requireLeague(db: Kysely<Db>, caller: Caller, leagueId: string): Promise<LeagueRow> {
-  return (await leagues.findLeagueInScope(db, caller, leagueId)) ?? fail('league_not_found')
-}
-
 export async function listLeagues(deps: Deps, caller: Caller): Promise<LeagueListItem[]> {
-  const rows = await leagues.listLeaguesInScope(deps.db, caller)
+  const rows = await leagues.listLeaguesInScope(deps.db, scopeOf(caller))
   return rows.map((r) => ({ ...toLeague(r), gameCount: r.game_count, memberCount: r.member_count }))
 }
 
@@ -36,7 +30,7 @@ export async function upsertLeague(
 ): Promise<League> {
   checkSource(caller, input.source)
   return deps.db.transaction().execute(async (trx) => {
-    const at = nowIso()
+    const at = isoNow(deps.clock)
     const row = {
       id: newId(),
       source: writeSource(caller),
@@ -99,6 +93,8 @@ export async function updateLeague(
       ...(input.currency !== undefined && { currency: input.currency }),
     }
     if (Object.keys(changes).length === 0) return toLeague(league)
-    return toLeague(await leagues.updateLeague(trx, league.id, { ...changes, updated_at: nowIso() }))
+    return toLeague(
+      await leagues.updateLeague(trx, league.id, { ...changes, updated_at: isoNow(deps.clock) }),
+    )
   })
 }

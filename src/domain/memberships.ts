@@ -2,7 +2,7 @@
 import type { MembershipRole, MembershipStatus } from '../store/tables.js'
 import * as officialGames from '../store/official-games.js'
 import type { Deps } from './deps.js'
-import type { Person } from './sessions.js'
+import type { PersonCaller } from './caller.js'
 
 export interface PersonMembership {
   readonly leagueId: string
@@ -11,7 +11,7 @@ export interface PersonMembership {
   readonly status: MembershipStatus
 }
 
-export async function listMemberships(deps: Deps, person: Person): Promise<PersonMembership[]> {
+export async function listMemberships(deps: Deps, person: PersonCaller): Promise<PersonMembership[]> {
   const rows = await officialGames.listMembershipsOf(deps.db, person.userIds)
   return rows.map((row) => ({
     leagueId: row.league_id,

@@ -8,13 +8,13 @@ import type { Db, MembershipRow, UserRow } from '../store/tables.js'
 import * as users from '../store/users.js'
 import { releaseClaim } from './assignments.js'
 import { lockGames } from './game-locks.js'
-import { APP_CALLER, checkSource, writeSource, type Caller } from './caller.js'
-import { newId, nowIso } from '../clock.js'
+import { isoNow, newId } from '../clock.js'
+import { requireLeague } from './access.js'
+import { checkSource, writeSource, type Caller } from './caller.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
 import { refreshGameStatus } from './game-status.js'
-import { requireLeague } from './leagues.js'
 import { toOfficial } from './views.js'
 
 /** Role `official`, every status, oldest first. */
@@ -39,7 +39,7 @@ export async function upsertOfficial(
   const email = input.email || undefined
   return deps.db.transaction().execute(async (trx) => {
     const league = await requireLeague(trx, caller, leagueId)
-    const at = nowIso()
+    const at = isoNow(deps.clock)
     const id = newId()
     const user = await users.upsertUserByExternalId(
       trx,
@@ -67,7 +67,7 @@ export async function upsertOfficial(
     const membership = await memberships.upsertMembership(trx, row)
     const official = officialView(membership, user)
     const event = membership.id === row.id ? 'official.joined' : 'official.approved'
-    await recordEvents(trx, [domainEvent(event, league.id, { official })])
+    await recordEvents(trx, [domainEvent(event, league.id, { official })], at)
     return official
   })
 }
@@ -91,20 +91,27 @@ export async function removeOfficial(
     const official = toOfficial(
       (await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'),
     )
-    const reopenedPositionIds = await releaseAllClaims(trx, league.id, userId)
+    const at = isoNow(deps.clock)
+    const reopenedPositionIds = await releaseAllClaims(trx, league.id, userId, at)
     await memberships.deleteMembership(trx, membership.id)
-    await recordEvents(trx, [domainEvent('official.removed', league.id, { official, reopenedPositionIds })])
+    const removed = domainEvent('official.removed', league.id, { official, reopenedPositionIds })
+    await recordEvents(trx, [removed], at)
   })
 }
 
-/** In-app denial: the membership becomes `denied`; claims are kept. No event. */
-export async function denyOfficial(deps: Deps, leagueId: string, userId: string): Promise<Official> {
+/** In-app denial, by the console or the league's organizer: the membership becomes `denied`; claims are kept. No event. */
+export async function denyOfficial(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+  userId: string,
+): Promise<Official> {
   return deps.db.transaction().execute(async (trx) => {
-    const league = await requireLeague(trx, APP_CALLER, leagueId)
+    const league = await requireLeague(trx, caller, leagueId)
     const membership =
       (await memberships.lockMembership(trx, league.id, userId, 'update')) ?? fail('not_a_member')
     if (membership.role === 'organizer') fail('not_an_official')
-    await memberships.setMembershipStatus(trx, membership.id, 'denied', nowIso())
+    await memberships.setMembershipStatus(trx, membership.id, 'denied', isoNow(deps.clock))
     return toOfficial((await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'))
   })
 }
@@ -114,35 +121,45 @@ export async function denyOfficial(deps: Deps, leagueId: string, userId: string)
  * partner re-approves one, `official.approved` is emitted. Approving an approved official changes nothing
  * and emits nothing, so a repeated click never sends partners a second event.
  */
-export async function approveOfficial(deps: Deps, leagueId: string, userId: string): Promise<Official> {
+export async function approveOfficial(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+  userId: string,
+): Promise<Official> {
   return deps.db.transaction().execute(async (trx) => {
-    const league = await requireLeague(trx, APP_CALLER, leagueId)
+    const league = await requireLeague(trx, caller, leagueId)
+    const at = isoNow(deps.clock)
     const membership =
       (await memberships.lockMembership(trx, league.id, userId, 'update')) ?? fail('not_a_member')
     if (membership.role === 'organizer') fail('not_an_official')
     if (membership.status !== 'approved') {
-      await memberships.setMembershipStatus(trx, membership.id, 'approved', nowIso())
+      await memberships.setMembershipStatus(trx, membership.id, 'approved', at)
     }
     const official = toOfficial(
       (await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'),
     )
     if (membership.status !== 'approved') {
-      await recordEvents(trx, [domainEvent('official.approved', league.id, { official })])
+      await recordEvents(trx, [domainEvent('official.approved', league.id, { official })], at)
     }
     return official
   })
 }
 
-async function releaseAllClaims(trx: Transaction<Db>, leagueId: string, userId: string): Promise<string[]> {
+async function releaseAllClaims(
+  trx: Transaction<Db>,
+  leagueId: string,
+  userId: string,
+  at: string,
+): Promise<string[]> {
   const held = await claims.listClaimedPositions(trx, leagueId, userId)
   const locked = await lockGames(trx, [...new Set(held.map((p) => p.game_id))])
   // Read again under the lock: an unassign may have released one of them while we waited.
   const stillHeld = await claims.listClaimedPositions(trx, leagueId, userId)
-  const at = nowIso()
   for (const game of locked.games) {
     const mine = stillHeld.filter((p) => p.game_id === game.id)
     for (const position of mine) await releaseClaim(trx, game, position.id, at)
-    if (mine.length > 0) await refreshGameStatus(trx, game)
+    if (mine.length > 0) await refreshGameStatus(trx, game, at)
   }
   return stillHeld.map((p) => p.id)
 }

@@ -1,12 +1,11 @@
-// Open games an official can claim: open positions of open, upcoming games in leagues where they are an
-// approved official, soonest first. A claim is the partner assign's service (`assignPosition`), as
-// `refdesk app claim` runs it: same rules, same race safety, same `position.claimed` event.
+// Open games an official can claim: open positions of open, upcoming games in the leagues they officiate,
+// soonest first. The claim itself is `claimPosition` (assignments.ts): the partner assign's rules, race
+// safety and `position.claimed` event.
+import { isoNow } from '../clock.js'
 import * as officialGames from '../store/official-games.js'
-import { assignPosition } from './assignments.js'
-import { APP_CALLER } from './caller.js'
+import { scopeOf } from './access.js'
+import type { PersonCaller } from './caller.js'
 import type { Deps } from './deps.js'
-import { fail } from './errors.js'
-import type { Person } from './sessions.js'
 
 export interface OpenGame {
   readonly positionId: string
@@ -25,11 +24,11 @@ export const OPEN_PAGE_SIZE = 50
 
 export async function listOpenGames(
   deps: Deps,
-  person: Person,
-  now: Date,
+  person: PersonCaller,
   page = 1,
 ): Promise<{ games: OpenGame[]; more: boolean }> {
-  const rows = await officialGames.listOpenPositions(deps.db, person.userIds, now.toISOString(), {
+  const scope = scopeOf(person, 'officiate')
+  const rows = await officialGames.listOpenPositions(deps.db, scope, isoNow(deps.clock), {
     limit: OPEN_PAGE_SIZE + 1,
     offset: (page - 1) * OPEN_PAGE_SIZE,
   })
@@ -46,20 +45,4 @@ export async function listOpenGames(
     leagueName: row.league_name,
   }))
   return { games, more: rows.length > OPEN_PAGE_SIZE }
-}
-
-/**
- * Claims the position for the person's user row that is an approved official of the game's league. A game
- * of any other league answers `game_not_found`, exactly like a game that does not exist; the membership is
- * checked again under lock by `assignPosition`, so a denial racing the claim still wins or loses cleanly.
- */
-export async function claimOpenGame(
-  deps: Deps,
-  person: Person,
-  input: { gameId: string; positionId: string },
-): Promise<void> {
-  const userId =
-    (await officialGames.findApprovedOfficialForGame(deps.db, person.userIds, input.gameId)) ??
-    fail('game_not_found')
-  await assignPosition(deps, APP_CALLER, input.gameId, { userId, positionId: input.positionId })
 }

@@ -8,14 +8,13 @@ import * as positions from '../store/positions.js'
 import type { GameDetail } from '../schemas/games.js'
 import type { Payment } from '../schemas/payments.js'
 import type { Db, GameStatus, PaymentMode, PaymentStatus, PositionStatus } from '../store/tables.js'
-import { APP_CALLER, type Caller } from './caller.js'
-import { newId, nowIso } from '../clock.js'
+import { isoNow, newId } from '../clock.js'
+import { requireGame, requireLeague, requirePayment, requirePosition } from './access.js'
+import type { Caller } from './caller.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
-import { requireGame } from './game-status.js'
-import { requireLeague } from './leagues.js'
-import type { ChargeOutcome } from './payment-processor.js'
+import { simulatedProcessor, type ChargeOutcome, type SimulatedOutcome } from './payment-processor.js'
 import { loadGameDetail, toClaimOfficial, toPayment } from './views.js'
 
 const CHARGEABLE: readonly PaymentStatus[] = ['pending', 'requires_card', 'failed']
@@ -48,16 +47,21 @@ export async function listPayments(deps: Deps, caller: Caller, leagueId: string)
   return (await payments.listPayments(deps.db, league.id)).map(toPayment)
 }
 
-/** Game `claimed` → `completed`; each claimed position → `completed` with one pending Payment. */
-export async function completeGame(deps: Deps, gameId: string): Promise<GameDetail> {
+/**
+ * Game `claimed` → `completed`; each claimed position → `completed` with one pending Payment. A person (the
+ * league's organizer in the app) who loses the race to another completion is told the game is already
+ * completed; the console keeps the spec's `game_not_claimed` (docs/decisions.md).
+ */
+export async function completeGame(deps: Deps, caller: Caller, gameId: string): Promise<GameDetail> {
   return deps.db.transaction().execute(async (trx) => {
-    const { id, league_id: leagueId } = await requireGame(trx, APP_CALLER, gameId)
+    const { id, league_id: leagueId } = await requireGame(trx, caller, gameId)
     // Positions are locked first, as every writer of a game's positions does, so none is released or
     // claimed under us; the game's compare-and-set then settles a race with a cancel or another completion.
     const slots = await positions.lockPositions(trx, [id])
-    const at = nowIso()
+    const at = isoNow(deps.clock)
     const game =
-      (await games.transitionGameStatus(trx, id, 'claimed', 'completed', at)) ?? fail('game_not_claimed')
+      (await games.transitionGameStatus(trx, id, 'claimed', 'completed', at)) ??
+      (await refuseCompletion(trx, caller, id))
     const worked = slots.filter((p) => p.status === 'claimed')
     const ids = worked.map((p) => p.id)
     await positions.transitionPositions(trx, ids, 'claimed', 'completed', at)
@@ -82,41 +86,49 @@ export async function completeGame(deps: Deps, gameId: string): Promise<GameDeta
       })),
     )
     const detail = await loadGameDetail(trx, game)
-    await recordEvents(trx, [domainEvent('game.completed', leagueId, detail)])
+    await recordEvents(trx, [domainEvent('game.completed', leagueId, detail)], at)
     return detail
   })
+}
+
+async function refuseCompletion(trx: Transaction<Db>, caller: Caller, gameId: string): Promise<never> {
+  if (caller.kind === 'person' && (await games.findGame(trx, gameId))?.status === 'completed') {
+    fail('game_already_completed')
+  }
+  fail('game_not_claimed')
 }
 
 /**
  * A worked position of a completed game → `cancelled`, unpaid: the claim stays as the no-show record and
  * the payment is removed unless it is `processing` or `paid` (that money is already on its way).
  */
-export async function markNoShow(deps: Deps, positionId: string): Promise<GameDetail> {
+export async function markNoShow(deps: Deps, caller: Caller, positionId: string): Promise<GameDetail> {
   return deps.db.transaction().execute(async (trx) => {
-    const position = (await positions.findPosition(trx, positionId)) ?? fail('position_not_found')
+    const position = await requirePosition(trx, caller, positionId)
     await positions.lockPositions(trx, [position.game_id])
-    const game = await requireGame(trx, APP_CALLER, position.game_id)
+    const game = await requireGame(trx, caller, position.game_id)
     if (game.status !== 'completed') fail('game_not_completed')
     const claim = (await positions.claimsAndPayments(trx, [position.id])).claims.get(position.id)
-    const at = nowIso()
+    const at = isoNow(deps.clock)
     const cancelled = await positions.transitionPositions(trx, [position.id], 'completed', 'cancelled', at)
     if (!claim || cancelled !== 1) fail('position_not_claimed')
     await payments.deletePositionPayment(trx, position.id, REMOVABLE_ON_NO_SHOW)
     const detail = await loadGameDetail(trx, game)
-    await recordEvents(trx, [
-      domainEvent('official.no_show', game.league_id, {
-        game: detail,
-        positionId: position.id,
-        official: toClaimOfficial(claim),
-      }),
-    ])
+    const official = toClaimOfficial(claim)
+    await recordEvents(
+      trx,
+      [domainEvent('official.no_show', game.league_id, { game: detail, positionId: position.id, official })],
+      at,
+    )
     return detail
   })
 }
 
 /** Offline settlement recorded by the organizer: `pending` → `paid`. */
-export async function markPaid(deps: Deps, paymentId: string): Promise<Payment> {
-  return deps.db.transaction().execute(async (trx) => settleOffline(trx, paymentId))
+export async function markPaid(deps: Deps, caller: Caller, paymentId: string): Promise<Payment> {
+  return deps.db
+    .transaction()
+    .execute(async (trx) => settleOffline(trx, caller, paymentId, isoNow(deps.clock)))
 }
 
 /**
@@ -125,46 +137,56 @@ export async function markPaid(deps: Deps, paymentId: string): Promise<Payment> 
  */
 export async function markPaymentsPaid(
   deps: Deps,
+  caller: Caller,
   leagueId: string,
   paymentIds: readonly string[],
 ): Promise<Payment[]> {
   return deps.db.transaction().execute(async (trx) => {
+    // Checked even for an empty selection: another league's id answers as missing before anything else.
+    const league = await requireLeague(trx, caller, leagueId)
+    const at = isoNow(deps.clock)
     const paid: Payment[] = []
-    for (const id of new Set(paymentIds)) paid.push(await settleOffline(trx, id, leagueId))
+    for (const id of new Set(paymentIds)) paid.push(await settleOffline(trx, caller, id, at, league.id))
     return paid
   })
 }
 
-async function settleOffline(trx: Transaction<Db>, paymentId: string, leagueId?: string): Promise<Payment> {
-  const payment = (await payments.findPayment(trx, paymentId)) ?? fail('payment_not_found')
+async function settleOffline(
+  trx: Transaction<Db>,
+  caller: Caller,
+  paymentId: string,
+  at: string,
+  leagueId?: string,
+): Promise<Payment> {
+  const payment = await requirePayment(trx, caller, paymentId)
   if (leagueId !== undefined && payment.league_id !== leagueId) fail('payment_not_found')
   if (payment.mode !== 'offline') fail('payment_not_offline')
-  const at = nowIso()
   const paid =
     (await payments.transitionPayment(trx, payment.id, PAYABLE_OFFLINE, {
       status: 'paid',
       paid_at: at,
       updated_at: at,
     })) ?? fail('payment_not_pending')
-  await recordEvents(trx, [domainEvent('payment.paid', paid.league_id, { payment: toPayment(paid) })])
+  await recordEvents(trx, [domainEvent('payment.paid', paid.league_id, { payment: toPayment(paid) })], at)
   return toPayment(paid)
 }
 
 /**
  * Platform charge in three steps: commit `processing`, call the processor outside any transaction (a slow
  * processor must not hold a database lock), commit the outcome. A crash between the steps leaves the
- * payment `processing`, which is never charged again: see docs/payments.md.
+ * payment `processing`, which is never charged again: see docs/payments.md. Access is checked in the first
+ * step; only this flow settles a `processing` payment.
  */
-export async function chargePayment(deps: Deps, paymentId: string): Promise<Payment> {
+export async function chargePayment(deps: Deps, caller: Caller, paymentId: string): Promise<Payment> {
   const processing = await deps.db.transaction().execute(async (trx) => {
-    const payment = (await payments.findPayment(trx, paymentId)) ?? fail('payment_not_found')
+    const payment = await requirePayment(trx, caller, paymentId)
     if (payment.mode !== 'platform') fail('payment_not_platform')
     return (
       (await payments.transitionPayment(trx, payment.id, CHARGEABLE, {
         status: 'processing',
         failure_code: null,
         failure_message: null,
-        updated_at: nowIso(),
+        updated_at: isoNow(deps.clock),
       })) ?? fail('payment_not_chargeable')
     )
   })
@@ -175,21 +197,31 @@ export async function chargePayment(deps: Deps, paymentId: string): Promise<Paym
     officialId: processing.official_id,
   })
   return deps.db.transaction().execute(async (trx) => {
+    const at = isoNow(deps.clock)
     const settled =
-      (await payments.transitionPayment(trx, processing.id, ['processing'], outcomeChanges(outcome))) ??
+      (await payments.transitionPayment(trx, processing.id, ['processing'], outcomeChanges(outcome, at))) ??
       fail('payment_not_chargeable')
     const payment = toPayment(settled)
     if (settled.status === 'paid') {
-      await recordEvents(trx, [domainEvent('payment.paid', settled.league_id, { payment })])
+      await recordEvents(trx, [domainEvent('payment.paid', settled.league_id, { payment })], at)
     } else if (settled.status === 'failed') {
-      await recordEvents(trx, [domainEvent('payment.failed', settled.league_id, { payment })])
+      await recordEvents(trx, [domainEvent('payment.failed', settled.league_id, { payment })], at)
     }
     return payment
   })
 }
 
-function outcomeChanges(outcome: ChargeOutcome): payments.PaymentChanges {
-  const at = nowIso()
+/**
+ * The services charging with the outcome an organizer picked in the app, when they run the simulated
+ * processor (the default until a real one is wired in), as `refdesk app charge --outcome` does; unchanged
+ * otherwise.
+ */
+export function withSimulatedOutcome(deps: Deps, outcome: SimulatedOutcome | undefined): Deps {
+  if (outcome === undefined || !deps.paymentProcessor.simulated) return deps
+  return { ...deps, paymentProcessor: simulatedProcessor(outcome) }
+}
+
+function outcomeChanges(outcome: ChargeOutcome, at: string): payments.PaymentChanges {
   switch (outcome.status) {
     case 'paid':
       return { status: 'paid', paid_at: at, updated_at: at }

@@ -1,4 +1,5 @@
 // A person's settings. Times in the app are shown in their time zone, UTC until they choose one.
+import { isoNow } from '../clock.js'
 import * as people from '../store/people.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
@@ -12,12 +13,7 @@ export const TIME_ZONES: readonly string[] = [
 ]
 const KNOWN = new Set(TIME_ZONES)
 
-export async function setTimeZone(
-  deps: Deps,
-  person: { email: string },
-  timeZone: string,
-  now: Date,
-): Promise<void> {
+export async function setTimeZone(deps: Deps, person: { email: string }, timeZone: string): Promise<void> {
   if (!KNOWN.has(timeZone)) fail('invalid_time_zone')
-  await people.upsertTimeZone(deps.db, person.email, timeZone, now.toISOString())
+  await people.upsertTimeZone(deps.db, person.email, timeZone, isoNow(deps.clock))
 }

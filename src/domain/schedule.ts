@@ -1,12 +1,12 @@
 // An official's schedule: the positions they hold across all their leagues, upcoming first (soonest first),
-// then past ones (latest first, a page at a time), and withdrawal from an upcoming one.
+// then past ones (latest first, a page at a time). Withdrawal is `withdrawClaim` (assignments.ts).
 import type { GameStatus, PositionStatus } from '../store/tables.js'
 import * as officialGames from '../store/official-games.js'
 import type { HeldPositionRow } from '../store/official-games.js'
-import { withdrawClaim } from './assignments.js'
+import { isoNow } from '../clock.js'
+import type { PersonCaller } from './caller.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
-import type { Person } from './sessions.js'
 
 export interface HeldGame {
   readonly positionId: string
@@ -53,8 +53,8 @@ export function toHeldGame(row: HeldPositionRow, at: string): HeldGame {
 }
 
 /** `page` 1 is the first page of past games; every page shows all upcoming ones. */
-export async function listSchedule(deps: Deps, person: Person, now: Date, page = 1): Promise<Schedule> {
-  const at = now.toISOString()
+export async function listSchedule(deps: Deps, person: PersonCaller, page = 1): Promise<Schedule> {
+  const at = isoNow(deps.clock)
   const [upcoming, past] = await Promise.all([
     officialGames.listUpcomingHeld(deps.db, person.userIds, at),
     officialGames.listPastHeld(deps.db, person.userIds, at, {
@@ -70,22 +70,7 @@ export async function listSchedule(deps: Deps, person: Person, now: Date, page =
 }
 
 /** One position the person holds; anyone else's answers like a missing one. */
-export async function findHeldGame(
-  deps: Deps,
-  person: Person,
-  positionId: string,
-  now: Date,
-): Promise<HeldGame> {
+export async function findHeldGame(deps: Deps, person: PersonCaller, positionId: string): Promise<HeldGame> {
   const row = await officialGames.findHeld(deps.db, person.userIds, positionId)
-  return toHeldGame(row ?? fail('position_not_found'), now.toISOString())
-}
-
-/** The spec's in-app withdrawal (`refdesk app withdraw`), for the person's own upcoming claim only. */
-export async function withdrawFromGame(
-  deps: Deps,
-  person: Person,
-  positionId: string,
-  now: Date,
-): Promise<void> {
-  await withdrawClaim(deps, positionId, { userIds: person.userIds, startsAfter: now.toISOString() })
+  return toHeldGame(row ?? fail('position_not_found'), isoNow(deps.clock))
 }

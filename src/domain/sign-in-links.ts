@@ -1,6 +1,7 @@
 // Sign-in by single-use email link. A link lives 15 minutes and is redeemed once, for a session. Asking for
 // one answers alike whether or not the address has an account (the caller shows one page either way), and
 // is rate-limited per address and per client in the database, so every serving process shares the count.
+import { isoNow } from '../clock.js'
 import * as people from '../store/people.js'
 import * as sessions from '../store/sessions.js'
 import * as links from '../store/sign-in-links.js'
@@ -41,11 +42,12 @@ const canReceiveMail = (email: string): boolean => !email.endsWith('.invalid')
  */
 export async function requestSignInLink(
   deps: Deps,
-  input: { email: string; client: string; limits: SignInLimits; now: Date },
+  input: { email: string; client: string; limits: SignInLimits },
 ): Promise<SignInRequest> {
-  const { email, limits, now } = input
-  const at = now.toISOString()
-  const windowStartedAfter = new Date(now.getTime() - limits.windowMs).toISOString()
+  const { email, limits } = input
+  const now = deps.clock.now()
+  const at = new Date(now).toISOString()
+  const windowStartedAfter = new Date(now - limits.windowMs).toISOString()
   return deps.db.transaction().execute(async (trx) => {
     await links.deleteLimitsStartedBefore(trx, windowStartedAfter)
     const byAddress = await links.countHit(trx, `address:${hashSecret(email)}`, at, windowStartedAfter)
@@ -59,29 +61,29 @@ export async function requestSignInLink(
 }
 
 /** The operator's link (`refdesk app sign-in-link`): no rate limit, any address an account carries. */
-export async function issueSignInLink(deps: Deps, rawEmail: string, now: Date): Promise<string> {
+export async function issueSignInLink(deps: Deps, rawEmail: string): Promise<string> {
   const email = normalizeEmail(rawEmail) ?? fail('invalid_email')
   return deps.db.transaction().execute(async (trx) => {
     if (!(await people.hasUserWithEmail(trx, email))) fail('account_not_found')
-    return insertLink(trx, email, now)
+    return insertLink(trx, email, deps.clock.now())
   })
 }
 
-async function insertLink(db: Deps['db'], email: string, now: Date): Promise<string> {
+async function insertLink(db: Deps['db'], email: string, now: number): Promise<string> {
   const token = newSecretToken()
   await links.insertLink(db, {
     token_hash: hashSecret(token),
     email,
-    created_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + SIGN_IN_LINK_TTL_MS).toISOString(),
+    created_at: new Date(now).toISOString(),
+    expires_at: new Date(now + SIGN_IN_LINK_TTL_MS).toISOString(),
   })
   return token
 }
 
-/** Whether the link would still sign in at `now`; reading it does not use it up. */
-export async function isLiveSignInLink(deps: Deps, token: unknown, now: Date): Promise<boolean> {
+/** Whether the link would still sign in now; reading it does not use it up. */
+export async function isLiveSignInLink(deps: Deps, token: unknown): Promise<boolean> {
   if (!isSecretToken(token)) return false
-  return (await links.findLiveLink(deps.db, hashSecret(token), now.toISOString())) !== undefined
+  return (await links.findLiveLink(deps.db, hashSecret(token), isoNow(deps.clock))) !== undefined
 }
 
 export interface NewSession {
@@ -93,15 +95,16 @@ export interface NewSession {
 export async function redeemSignInLink(
   deps: Deps,
   token: unknown,
-  input: { now: Date; sessionTtlMs: number },
+  input: { sessionTtlMs: number },
 ): Promise<NewSession | undefined> {
   if (!isSecretToken(token)) return undefined
-  const at = input.now.toISOString()
+  const now = deps.clock.now()
+  const at = new Date(now).toISOString()
   return deps.db.transaction().execute(async (trx) => {
     const email = await links.consumeLink(trx, hashSecret(token), at)
     if (email === undefined) return undefined
     await sessions.deleteSessionsExpiredBefore(trx, at)
-    const session = { token: newSecretToken(), expiresAt: new Date(input.now.getTime() + input.sessionTtlMs) }
+    const session = { token: newSecretToken(), expiresAt: new Date(now + input.sessionTtlMs) }
     await sessions.insertSession(trx, {
       token_hash: hashSecret(session.token),
       email,

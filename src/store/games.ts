@@ -30,10 +30,17 @@ const gameInScope = prepared((db, p: ScopeParams & { id: string }) =>
     .where(leagueInScope(p)),
 )
 
-/** A game whose league is in the caller's scope. */
+/** A game whose league is in the scope. */
 export function findGameInScope(db: Kysely<Db>, scope: Scope, id: string): Promise<GameRow | undefined> {
-  if (scope.kind === 'app') return findGame(db, id)
-  return gameInScope.takeFirst(db, { ...scopeParams(scope), id })
+  if (scope.kind === 'partner') return gameInScope.takeFirst(db, { ...scopeParams(scope), id })
+  if (scope.kind === 'console') return findGame(db, id)
+  return db
+    .selectFrom('games')
+    .innerJoin('leagues', 'leagues.id', 'games.league_id')
+    .select(gameColumns)
+    .where('games.id', '=', id)
+    .where(leagueInScope(scope))
+    .executeTakeFirst()
 }
 
 export function findGame(db: Kysely<Db>, id: string): Promise<GameRow | undefined> {

@@ -7,9 +7,16 @@ const leagueInScopeById = prepared((db, p: ScopeParams & { id: string }) =>
   db.selectFrom('leagues').selectAll().where('id', '=', p.id).where(leagueInScope(p)),
 )
 
+/** A league in the scope; a partner's lookup is prepared (every partner request makes one). */
 export function findLeagueInScope(db: Kysely<Db>, scope: Scope, id: string): Promise<LeagueRow | undefined> {
-  if (scope.kind === 'app') return findLeague(db, id)
-  return leagueInScopeById.takeFirst(db, { ...scopeParams(scope), id })
+  if (scope.kind === 'partner') return leagueInScopeById.takeFirst(db, { ...scopeParams(scope), id })
+  if (scope.kind === 'console') return findLeague(db, id)
+  return db
+    .selectFrom('leagues')
+    .selectAll()
+    .where('id', '=', id)
+    .where(leagueInScope(scope))
+    .executeTakeFirst()
 }
 
 export type LeagueWithCounts = LeagueRow & { game_count: number; member_count: number }

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
 import { isPostgres } from './dialect.js'
+import { approvedOfficial } from './scope.js'
 import type { Db, MembershipRow, MembershipStatus, UserRow } from './tables.js'
 
 export type OfficialRow = MembershipRow & Pick<UserRow, 'name' | 'email' | 'external_id' | 'source'>
@@ -43,6 +44,24 @@ export function findOfficial(
     .where('memberships.league_id', '=', leagueId)
     .where('memberships.user_id', '=', userId)
     .executeTakeFirst()
+}
+
+/** The first of the users (by membership age) that is an approved official of the league. */
+export async function findApprovedOfficial(
+  db: Kysely<Db>,
+  leagueId: string,
+  userIds: readonly string[],
+): Promise<string | undefined> {
+  if (userIds.length === 0) return undefined
+  const row = await db
+    .selectFrom('memberships')
+    .select('memberships.user_id')
+    .where('memberships.league_id', '=', leagueId)
+    .where('memberships.user_id', 'in', userIds)
+    .where(approvedOfficial)
+    .orderBy('memberships.seq')
+    .executeTakeFirst()
+  return row?.user_id
 }
 
 export function findMembership(

@@ -1,8 +1,9 @@
-// What one person sees as an official: the positions they hold, the open positions of leagues where they are
-// an approved official, their payments and memberships. `userIds` are the person's user rows.
+// What one person sees as an official: the positions they hold, the open positions of the leagues they
+// officiate, their payments and memberships. `userIds` are the person's user rows.
 import type { Kysely } from 'kysely'
 import type { Db, MembershipRole, MembershipStatus, PositionStatus, GameStatus } from './tables.js'
 import { selectPaymentsWithGame, type PaymentWithGameRow } from './payments.js'
+import { leagueInScope, type Scope } from './scope.js'
 
 export interface HeldPositionRow {
   position_id: string
@@ -90,30 +91,19 @@ export async function findHeld(
 
 export type OpenPositionRow = Omit<HeldPositionRow, 'user_id'>
 
-/**
- * Open positions of open games starting after `from`, in leagues where one of the users is an
- * approved official: soonest first, one page.
- */
+/** Open positions of open games starting after `from`, in the scope's leagues: soonest first, one page. */
 export async function listOpenPositions(
   db: Kysely<Db>,
-  userIds: readonly string[],
+  scope: Scope,
   from: string,
   page: { limit: number; offset: number },
 ): Promise<OpenPositionRow[]> {
-  if (userIds.length === 0) return []
   return db
     .selectFrom('games')
     .innerJoin('positions', 'positions.game_id', 'games.id')
     .innerJoin('leagues', 'leagues.id', 'games.league_id')
     .select(positionColumns)
-    .where('games.league_id', 'in', (eb) =>
-      eb
-        .selectFrom('memberships')
-        .select('memberships.league_id')
-        .where('memberships.user_id', 'in', userIds)
-        .where('memberships.role', '=', 'official')
-        .where('memberships.status', '=', 'approved'),
-    )
+    .where(leagueInScope(scope))
     .where('games.status', '=', 'open')
     .where('positions.status', '=', 'open')
     .where('games.starts_at', '>', from)
@@ -123,26 +113,6 @@ export async function listOpenPositions(
     .limit(page.limit)
     .offset(page.offset)
     .execute()
-}
-
-/** The first of the users that is an approved official of the game's league, if any. */
-export async function findApprovedOfficialForGame(
-  db: Kysely<Db>,
-  userIds: readonly string[],
-  gameId: string,
-): Promise<string | undefined> {
-  if (userIds.length === 0) return undefined
-  const row = await db
-    .selectFrom('games')
-    .innerJoin('memberships', 'memberships.league_id', 'games.league_id')
-    .select('memberships.user_id')
-    .where('games.id', '=', gameId)
-    .where('memberships.user_id', 'in', userIds)
-    .where('memberships.role', '=', 'official')
-    .where('memberships.status', '=', 'approved')
-    .orderBy('memberships.seq')
-    .executeTakeFirst()
-  return row?.user_id
 }
 
 export type EarningRow = PaymentWithGameRow & { league_name: string }

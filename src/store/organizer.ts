@@ -1,5 +1,5 @@
 // What an organizer sees of the leagues they run: counts per league, one page of games with their positions,
-// and the payout ledger with the game and official of every payment. `userIds` are the person's user rows.
+// and the payout ledger with the game and official of every payment.
 import type { Kysely } from 'kysely'
 import type {
   Db,
@@ -11,6 +11,7 @@ import type {
   PositionStatus,
 } from './tables.js'
 import { selectPaymentsWithGame, type PaymentWithGameRow } from './payments.js'
+import { leagueInScope, type Scope } from './scope.js'
 
 export type OrganizedLeagueRow = LeagueRow & {
   open_count: number
@@ -20,12 +21,8 @@ export type OrganizedLeagueRow = LeagueRow & {
   pending_officials: number
 }
 
-/** The leagues one of the users organizes, newest first, with game counts per status and pending officials. */
-export async function listOrganizedLeagues(
-  db: Kysely<Db>,
-  userIds: readonly string[],
-): Promise<OrganizedLeagueRow[]> {
-  if (userIds.length === 0) return []
+/** The scope's leagues, newest first, with game counts per status and pending officials. */
+export async function listOrganizedLeagues(db: Kysely<Db>, scope: Scope): Promise<OrganizedLeagueRow[]> {
   const rows = await db
     .selectFrom('leagues')
     .selectAll('leagues')
@@ -50,7 +47,7 @@ export async function listOrganizedLeagues(
           .as('pending_officials'),
       ]
     })
-    .where('leagues.organizer_id', 'in', userIds)
+    .where(leagueInScope(scope))
     .orderBy('leagues.seq', 'desc')
     .execute()
   return rows.map((r) => ({
@@ -61,45 +58,6 @@ export async function listOrganizedLeagues(
     cancelled_count: Number(r.cancelled_count),
     pending_officials: Number(r.pending_officials),
   }))
-}
-
-export function findOrganizedLeague(
-  db: Kysely<Db>,
-  userIds: readonly string[],
-  leagueId: string,
-): Promise<LeagueRow | undefined> {
-  if (userIds.length === 0) return Promise.resolve(undefined)
-  return db
-    .selectFrom('leagues')
-    .selectAll()
-    .where('id', '=', leagueId)
-    .where('organizer_id', 'in', userIds)
-    .executeTakeFirst()
-}
-
-/** The league a game, position or payment belongs to, when one of the users organizes it. */
-export function findOrganizedLeagueOf(
-  db: Kysely<Db>,
-  userIds: readonly string[],
-  ref: { gameId: string } | { positionId: string } | { paymentId: string },
-): Promise<LeagueRow | undefined> {
-  if (userIds.length === 0) return Promise.resolve(undefined)
-  const leagueIds =
-    'gameId' in ref
-      ? db.selectFrom('games').select('league_id').where('id', '=', ref.gameId)
-      : 'paymentId' in ref
-        ? db.selectFrom('payments').select('league_id').where('id', '=', ref.paymentId)
-        : db
-            .selectFrom('positions')
-            .innerJoin('games', 'games.id', 'positions.game_id')
-            .select('games.league_id')
-            .where('positions.id', '=', ref.positionId)
-  return db
-    .selectFrom('leagues')
-    .selectAll()
-    .where('id', 'in', leagueIds)
-    .where('organizer_id', 'in', userIds)
-    .executeTakeFirst()
 }
 
 export interface GameFilter {
@@ -132,19 +90,6 @@ export function listLeagueGamesPage(
     .limit(page.limit)
     .offset(page.offset)
     .execute()
-}
-
-export function findLeagueGame(
-  db: Kysely<Db>,
-  leagueId: string,
-  gameId: string,
-): Promise<GameRow | undefined> {
-  return db
-    .selectFrom('games')
-    .selectAll()
-    .where('id', '=', gameId)
-    .where('league_id', '=', leagueId)
-    .executeTakeFirst()
 }
 
 export interface PositionLineRow {

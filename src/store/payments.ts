@@ -1,5 +1,22 @@
 import type { Kysely } from 'kysely'
+import { leagueInScope, type Scope } from './scope.js'
 import type { Db, PaymentRow, PaymentStatus } from './tables.js'
+
+/** A payment whose league is in the scope. */
+export function findPaymentInScope(
+  db: Kysely<Db>,
+  scope: Scope,
+  id: string,
+): Promise<PaymentRow | undefined> {
+  if (scope.kind === 'console') return findPayment(db, id)
+  return db
+    .selectFrom('payments')
+    .innerJoin('leagues', 'leagues.id', 'payments.league_id')
+    .selectAll('payments')
+    .where('payments.id', '=', id)
+    .where(leagueInScope(scope))
+    .executeTakeFirst()
+}
 
 export function findPayment(db: Kysely<Db>, id: string): Promise<PaymentRow | undefined> {
   return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()

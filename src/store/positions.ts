@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import { prepared } from './prepared.js'
-import { findGame } from './games.js'
+import { findGameInScope } from './games.js'
 import { leagueInScope, scopeParams, type Scope, type ScopeParams } from './scope.js'
 import type { ClaimRow, Db, GameRow, PaymentRow, PositionRow, PositionStatus, UserRow } from './tables.js'
 
@@ -24,6 +24,23 @@ const positionsOfLeague = prepared((db, p: { leagueId: string }) =>
 /** Positions of every game of a league in creation order. */
 export function listLeaguePositions(db: Kysely<Db>, leagueId: string): Promise<PositionRow[]> {
   return positionsOfLeague.execute(db, { leagueId })
+}
+
+/** A position whose game's league is in the scope. */
+export function findPositionInScope(
+  db: Kysely<Db>,
+  scope: Scope,
+  id: string,
+): Promise<PositionRow | undefined> {
+  if (scope.kind === 'console') return findPosition(db, id)
+  return db
+    .selectFrom('positions')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .innerJoin('leagues', 'leagues.id', 'games.league_id')
+    .selectAll('positions')
+    .where('positions.id', '=', id)
+    .where(leagueInScope(scope))
+    .executeTakeFirst()
 }
 
 export function findPosition(db: Kysely<Db>, id: string): Promise<PositionRow | undefined> {
@@ -177,8 +194,8 @@ export async function findGameDetailInScope(
   scope: Scope,
   gameId: string,
 ): Promise<{ game: GameRow; positions: PositionDetailRow[] } | undefined> {
-  if (scope.kind === 'app') {
-    const game = await findGame(db, gameId)
+  if (scope.kind !== 'partner') {
+    const game = await findGameInScope(db, scope, gameId)
     return game && { game, positions: await listPositionDetails(db, gameId) }
   }
   const rows = await gameDetailInScope.execute(db, { ...scopeParams(scope), gameId })

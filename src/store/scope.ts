@@ -1,5 +1,7 @@
-// The one scope rule in SQL: a partner sees leagues of its source plus leagues granted to its key; the
-// application itself (the in-app console and the app's own rules) sees every league.
+// The one access rule, in SQL: the leagues a scope may act on. A partner: its source's leagues plus those
+// granted to its key. The console: every league. An organizer: the leagues one of their user rows
+// organizes. An official: the leagues where one of their user rows is an approved official. Whatever lies
+// outside a scope reads exactly like something that does not exist.
 import type { ExpressionBuilder } from 'kysely'
 import type { Db } from './tables.js'
 
@@ -11,18 +13,41 @@ export type ScopeParams = {
 
 export type PartnerScope = ScopeParams & { readonly kind: 'partner' }
 
-export type Scope = PartnerScope | { readonly kind: 'app' }
+export type ConsoleScope = { readonly kind: 'console' }
+
+/** A signed-in person's leagues, by the role the action needs. */
+export type PersonScope = { readonly kind: 'organizer' | 'official'; readonly userIds: readonly string[] }
+
+export type Scope = PartnerScope | ConsoleScope | PersonScope
+
+/** The memberships that let a user claim a league's games. */
+export function approvedOfficial(eb: ExpressionBuilder<Db, 'memberships'>) {
+  return eb.and([eb('memberships.role', '=', 'official'), eb('memberships.status', '=', 'approved')])
+}
 
 /** A `where` filter for any query that has `leagues` among its tables. */
 export function leagueInScope(scope: Scope | ScopeParams) {
   return <TB extends keyof Db>(builder: ExpressionBuilder<Db, TB | 'leagues'>) => {
     const eb = builder as unknown as ExpressionBuilder<Db, 'leagues'>
-    if ('kind' in scope && scope.kind === 'app') return eb.and([])
-    const { source, grantedLeagueIds } = scope as ScopeParams
-    const ownSource = eb('leagues.source', '=', source)
-    return grantedLeagueIds.length === 0
-      ? ownSource
-      : eb.or([ownSource, eb('leagues.id', 'in', grantedLeagueIds)])
+    // Prepared partner queries pass their placeholders without a kind.
+    if (!('kind' in scope) || scope.kind === 'partner') {
+      const ownSource = eb('leagues.source', '=', scope.source)
+      return scope.grantedLeagueIds.length === 0
+        ? ownSource
+        : eb.or([ownSource, eb('leagues.id', 'in', scope.grantedLeagueIds)])
+    }
+    if (scope.kind === 'console') return eb.and([])
+    if (scope.userIds.length === 0) return eb.or([])
+    if (scope.kind === 'organizer') return eb('leagues.organizer_id', 'in', scope.userIds)
+    return eb(
+      'leagues.id',
+      'in',
+      eb
+        .selectFrom('memberships')
+        .select('memberships.league_id')
+        .where('memberships.user_id', 'in', scope.userIds)
+        .where(approvedOfficial),
+    )
   }
 }
 

@@ -1,4 +1,4 @@
-// What the app's route modules share: the services, the settings, the clock and the page renderer.
+// What the app's route modules share: the services (with their clock), the settings and the page renderer.
 import type { CookieSerializeOptions } from '@fastify/cookie'
 import type { Deps } from '../domain/deps.js'
 import type { Mailer } from './mail.js'
@@ -10,7 +10,6 @@ export interface WebContext {
   readonly deps: Deps
   readonly settings: AppSettings
   readonly mailer: Mailer | undefined
-  readonly now: () => Date
   /** The configured public URL, else http://localhost:<listening port>. Never the request's Host header. */
   readonly publicUrl: () => string
   readonly sessionCookie: { readonly name: string; readonly options: CookieSerializeOptions }

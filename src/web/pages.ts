@@ -5,25 +5,23 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Person } from '../domain/sessions.js'
 import { VIEWS_DIR } from './assets.js'
 import { formatters, type Formatters } from './format.js'
+import type { Notice } from './notices.js'
+import { paths, type Paths } from './paths.js'
+import type { ViewName, Views } from './views.js'
 
 const eta = new Eta({ views: VIEWS_DIR, cache: true })
 
 export type NavKey = 'schedule' | 'open' | 'earnings' | 'leagues' | 'organize' | 'calendar' | 'profile'
 
 const NAV: readonly { key: NavKey; label: string; href: string }[] = [
-  { key: 'schedule', label: 'Schedule', href: '/app/' },
-  { key: 'open', label: 'Open games', href: '/app/open' },
-  { key: 'earnings', label: 'Earnings', href: '/app/earnings' },
-  { key: 'leagues', label: 'Leagues', href: '/app/leagues' },
-  { key: 'organize', label: 'Organize', href: '/app/organize' },
-  { key: 'calendar', label: 'Calendar', href: '/app/calendar' },
-  { key: 'profile', label: 'Profile', href: '/app/profile' },
+  { key: 'schedule', label: 'Schedule', href: paths.home.href() },
+  { key: 'open', label: 'Open games', href: paths.openGames.href() },
+  { key: 'earnings', label: 'Earnings', href: paths.earnings.href() },
+  { key: 'leagues', label: 'Leagues', href: paths.leagues.href() },
+  { key: 'organize', label: 'Organize', href: paths.organize.href() },
+  { key: 'calendar', label: 'Calendar', href: paths.calendar.href() },
+  { key: 'profile', label: 'Profile', href: paths.profile.href() },
 ]
-
-export interface Notice {
-  readonly kind: 'success' | 'info' | 'error'
-  readonly text: string
-}
 
 export interface PageOptions {
   readonly title: string
@@ -32,36 +30,32 @@ export interface PageOptions {
   readonly notice?: Notice | undefined
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The signed-in person, resolved from the session cookie for every page. */
-    person: Person | undefined
-  }
-}
-
 /** What every template gets besides its own data. */
 export interface PageContext {
   readonly csrf: string
   readonly person: Person | undefined
   readonly format: Formatters
+  /** The app's address builders (paths.ts): templates link with `it.path.x.href(…)`. */
+  readonly path: Paths
 }
 
-export type SendPage = (
+export type SendPage = <V extends ViewName>(
   request: FastifyRequest,
   reply: FastifyReply,
-  view: string,
+  view: V,
   options: PageOptions,
-  data?: object,
+  data: Views[V],
 ) => FastifyReply
 
 export const pageSender =
   (stylesheetHref: string): SendPage =>
-  (request, reply, view, options, data = {}) => {
+  (request, reply, view, options, data) => {
     const person = request.person
     const context: PageContext = {
       csrf: reply.generateCsrf(),
       person,
       format: formatters(person?.timeZone ?? 'UTC'),
+      path: paths,
     }
     const html = eta.render(view, {
       ...data,

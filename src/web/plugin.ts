@@ -7,36 +7,41 @@ import fastifyCsrf from '@fastify/csrf-protection'
 import fastifyFormbody from '@fastify/formbody'
 import fastifyHelmet from '@fastify/helmet'
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import type { AppSettings } from './settings.js'
 import type { Deps } from '../domain/deps.js'
 import { ApiError } from '../domain/errors.js'
 import { findPerson } from '../domain/sessions.js'
 import { loadStylesheet } from './assets.js'
-import { smtpMailer, type Mailer } from './mail.js'
 import type { WebContext } from './context.js'
+import { smtpMailer, type Mailer } from './mail.js'
 import { pageSender } from './pages.js'
+import { APP_PREFIX, paths } from './paths.js'
+import { accountRoutes } from './routes/account.js'
 import { calendarRoutes } from './routes/calendar.js'
-import { officialRoutes } from './routes/official.js'
-import { organizerRoutes } from './routes/organizer.js'
+import { openGameRoutes } from './routes/open-games.js'
+import { organizeGameRoutes } from './routes/organize-games.js'
+import { organizeOfficialRoutes } from './routes/organize-officials.js'
 import { payoutRoutes } from './routes/payouts.js'
+import { scheduleRoutes } from './routes/schedule.js'
 import { signInRoutes } from './routes/sign-in.js'
+import type { AppSettings } from './settings.js'
 
-export const APP_PREFIX = '/app'
+/** The route modules, siblings that import no other: each registers its pages on the app. */
+const ROUTES: readonly ((app: FastifyInstance, context: WebContext) => void)[] = [
+  signInRoutes,
+  scheduleRoutes,
+  openGameRoutes,
+  accountRoutes,
+  calendarRoutes,
+  organizeGameRoutes,
+  organizeOfficialRoutes,
+  payoutRoutes,
+]
 
 export interface WebOptions {
   readonly deps: Deps
   readonly settings: AppSettings
   /** Default: SMTP when `settings.smtpUrl` is set, else none (the sign-in page says to ask the operator). */
   readonly mailer?: Mailer
-  /** The app's clock; tests move it instead of waiting. */
-  readonly clock?: () => Date
-}
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route needs no session lookup (the stylesheet, the token-authenticated calendar feed). */
-    anonymous?: boolean
-  }
 }
 
 const CSRF_FAILURES = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET'])
@@ -63,14 +68,13 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
     deps,
     settings,
     mailer,
-    now: options.clock ?? (() => new Date()),
     publicUrl: () =>
       settings.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 3000}`,
     sessionCookie: {
       name: `${cookiePrefix}refdesk_session`,
       options: { path: cookiePath, httpOnly: true, sameSite: 'lax', secure },
     },
-    sendPage: pageSender(`${APP_PREFIX}/static/${stylesheet.name}`),
+    sendPage: pageSender(paths.stylesheet.href({ file: stylesheet.name })),
   }
 
   // The app's pages are no partner operation: the OpenAPI document (and its parity tests) must not see them.
@@ -104,7 +108,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
   app.decorateRequest('person', undefined)
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.anonymous) return
-    request.person = await findPerson(deps, request.cookies[context.sessionCookie.name], context.now())
+    request.person = await findPerson(deps, request.cookies[context.sessionCookie.name])
   })
   // Every state change is a POST, and every POST carries the form's CSRF token (checked once the body is parsed).
   app.addHook('preHandler', (request, reply, done) => {
@@ -115,7 +119,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
   const notFound = (request: FastifyRequest, reply: FastifyReply) =>
     context.sendPage(request, reply, 'message', { status: 404, title: 'Not found' }, NOT_FOUND)
 
-  app.get('/static/:file', { config: { anonymous: true } }, async (request, reply) => {
+  app.get(paths.stylesheet.pattern, { config: { anonymous: true } }, async (request, reply) => {
     if ((request.params as { file: string }).file !== stylesheet.name) return notFound(request, reply)
     return reply
       .type('text/css; charset=utf-8')
@@ -123,11 +127,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
       .send(stylesheet.css)
   })
 
-  signInRoutes(app, context)
-  officialRoutes(app, context)
-  organizerRoutes(app, context)
-  payoutRoutes(app, context)
-  calendarRoutes(app, context)
+  for (const routes of ROUTES) routes(app, context)
 
   app.setNotFoundHandler(notFound)
   installErrorPages(app, context)

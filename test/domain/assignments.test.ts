@@ -1,7 +1,7 @@
-// The in-app services the CLI calls: claim (assignPosition with APP_CALLER), withdrawal and denial.
+// The in-app services the CLI calls: claim (assignPosition with CONSOLE_CALLER), withdrawal and denial.
 import { describe, expect, it } from 'vitest'
 import { assignPosition, withdrawClaim } from '../../src/domain/assignments.js'
-import { APP_CALLER } from '../../src/domain/caller.js'
+import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 import { ApiError } from '../../src/domain/errors.js'
 import { denyOfficial } from '../../src/domain/officials.js'
 import { listEvents } from '../../src/store/outbox.js'
@@ -36,12 +36,12 @@ describe('in-app assignment services', () => {
     it('claims the first open or the given position and emits position.claimed', async () => {
       const { leagueId, userId } = await setup()
       const game = await seedGame(t.deps.db, leagueId, { positions: [{}, {}] })
-      const first = await assignPosition(t.deps, APP_CALLER, game.id, { userId })
+      const first = await assignPosition(t.deps, CONSOLE_CALLER, game.id, { userId })
       expect(first.positions.map((p) => [p.status, p.official?.id ?? null])).toEqual([
         ['claimed', userId],
         ['open', null],
       ])
-      const second = await assignPosition(t.deps, APP_CALLER, game.id, {
+      const second = await assignPosition(t.deps, CONSOLE_CALLER, game.id, {
         userId,
         positionId: game.positionIds[1],
       })
@@ -52,21 +52,23 @@ describe('in-app assignment services', () => {
     it('applies the same rules as the partner endpoint', async () => {
       const { p, leagueId, userId } = await setup()
       const game = await seedGame(t.deps.db, leagueId)
-      expect(await codeOf(assignPosition(t.deps, APP_CALLER, 'no-such-game', { userId }))).toBe(
+      expect(await codeOf(assignPosition(t.deps, CONSOLE_CALLER, 'no-such-game', { userId }))).toBe(
         'game_not_found',
       )
-      expect(await codeOf(assignPosition(t.deps, APP_CALLER, game.id, {}))).toBe('externalId_required')
-      expect(await codeOf(assignPosition(t.deps, APP_CALLER, game.id, { userId: 'nobody' }))).toBe(
+      expect(await codeOf(assignPosition(t.deps, CONSOLE_CALLER, game.id, {}))).toBe('externalId_required')
+      expect(await codeOf(assignPosition(t.deps, CONSOLE_CALLER, game.id, { userId: 'nobody' }))).toBe(
         'official_not_found',
       )
-      expect(await codeOf(assignPosition(t.deps, APP_CALLER, game.id, { userId: p.organizerId }))).toBe(
+      expect(await codeOf(assignPosition(t.deps, CONSOLE_CALLER, game.id, { userId: p.organizerId }))).toBe(
         'not_a_league_official',
       )
       expect(
-        await codeOf(assignPosition(t.deps, APP_CALLER, game.id, { userId, positionId: 'no-such-position' })),
+        await codeOf(
+          assignPosition(t.deps, CONSOLE_CALLER, game.id, { userId, positionId: 'no-such-position' }),
+        ),
       ).toBe('position_not_found')
-      await assignPosition(t.deps, APP_CALLER, game.id, { userId })
-      expect(await codeOf(assignPosition(t.deps, APP_CALLER, game.id, { userId }))).toBe('position_taken')
+      await assignPosition(t.deps, CONSOLE_CALLER, game.id, { userId })
+      expect(await codeOf(assignPosition(t.deps, CONSOLE_CALLER, game.id, { userId }))).toBe('position_taken')
       expect(await eventNames(leagueId)).toEqual(['official.joined', 'position.claimed'])
     })
   })
@@ -76,15 +78,15 @@ describe('in-app assignment services', () => {
       const { leagueId, userId } = await setup()
       const game = await seedGame(t.deps.db, leagueId)
       const positionId = game.positionIds[0]!
-      await assignPosition(t.deps, APP_CALLER, game.id, { userId })
-      const detail = await withdrawClaim(t.deps, positionId)
+      await assignPosition(t.deps, CONSOLE_CALLER, game.id, { userId })
+      const detail = await withdrawClaim(t.deps, CONSOLE_CALLER, positionId)
       expect(detail).toMatchObject({
         id: game.id,
         status: 'open',
         positions: [{ status: 'open', official: null }],
       })
       expect(await eventNames(leagueId)).toEqual(['official.joined', 'position.claimed'])
-      expect(await codeOf(withdrawClaim(t.deps, positionId))).toBe('position_not_claimed')
+      expect(await codeOf(withdrawClaim(t.deps, CONSOLE_CALLER, positionId))).toBe('position_not_claimed')
     })
 
     it('cancels instead of reopening in a cancelled game', async () => {
@@ -93,7 +95,7 @@ describe('in-app assignment services', () => {
         status: 'cancelled',
         positions: [{ officialId: userId }],
       })
-      const detail = await withdrawClaim(t.deps, game.positionIds[0]!)
+      const detail = await withdrawClaim(t.deps, CONSOLE_CALLER, game.positionIds[0]!)
       expect(detail).toMatchObject({
         status: 'cancelled',
         positions: [{ status: 'cancelled', official: null }],
@@ -103,18 +105,24 @@ describe('in-app assignment services', () => {
     it('answers position_not_found and position_not_claimed', async () => {
       const { leagueId } = await setup()
       const game = await seedGame(t.deps.db, leagueId, { positions: [{}, { status: 'completed' }] })
-      expect(await codeOf(withdrawClaim(t.deps, 'no-such-position'))).toBe('position_not_found')
-      expect(await codeOf(withdrawClaim(t.deps, game.positionIds[0]!))).toBe('position_not_claimed')
-      expect(await codeOf(withdrawClaim(t.deps, game.positionIds[1]!))).toBe('position_not_claimed')
+      expect(await codeOf(withdrawClaim(t.deps, CONSOLE_CALLER, 'no-such-position'))).toBe(
+        'position_not_found',
+      )
+      expect(await codeOf(withdrawClaim(t.deps, CONSOLE_CALLER, game.positionIds[0]!))).toBe(
+        'position_not_claimed',
+      )
+      expect(await codeOf(withdrawClaim(t.deps, CONSOLE_CALLER, game.positionIds[1]!))).toBe(
+        'position_not_claimed',
+      )
     })
 
     it('a withdrawal racing an unassign of the same claim: exactly one succeeds', async () => {
       const { p, leagueId, userId } = await setup()
       const game = await seedGame(t.deps.db, leagueId)
       const positionId = game.positionIds[0]!
-      await assignPosition(t.deps, APP_CALLER, game.id, { userId })
+      await assignPosition(t.deps, CONSOLE_CALLER, game.id, { userId })
       const [withdrawn, unassigned] = await Promise.allSettled([
-        withdrawClaim(t.deps, positionId),
+        withdrawClaim(t.deps, CONSOLE_CALLER, positionId),
         p.delete(`/games/${game.id}/assign?positionId=${positionId}`),
       ])
       const withdrew = withdrawn.status === 'fulfilled'
@@ -130,8 +138,8 @@ describe('in-app assignment services', () => {
     it('denies without an event and keeps the official’s claims; a denied official cannot be assigned', async () => {
       const { p, leagueId, userId } = await setup()
       const game = await seedGame(t.deps.db, leagueId)
-      await assignPosition(t.deps, APP_CALLER, game.id, { userId })
-      const denied = await denyOfficial(t.deps, leagueId, userId)
+      await assignPosition(t.deps, CONSOLE_CALLER, game.id, { userId })
+      const denied = await denyOfficial(t.deps, CONSOLE_CALLER, leagueId, userId)
       expect(denied).toEqual({
         userId,
         leagueId,
@@ -145,16 +153,22 @@ describe('in-app assignment services', () => {
       expect(await eventNames(leagueId)).toEqual(['official.joined', 'position.claimed'])
       expect((await p.get(`/leagues/${leagueId}/assignments`)).body.data).toHaveLength(1)
       const next = await seedGame(t.deps.db, leagueId)
-      expect(await codeOf(assignPosition(t.deps, APP_CALLER, next.id, { userId }))).toBe(
+      expect(await codeOf(assignPosition(t.deps, CONSOLE_CALLER, next.id, { userId }))).toBe(
         'not_a_league_official',
       )
     })
 
     it('answers league_not_found, not_a_member and not_an_official', async () => {
       const { p, leagueId } = await setup()
-      expect(await codeOf(denyOfficial(t.deps, 'no-such-league', p.organizerId))).toBe('league_not_found')
-      expect(await codeOf(denyOfficial(t.deps, leagueId, 'no-such-user'))).toBe('not_a_member')
-      expect(await codeOf(denyOfficial(t.deps, leagueId, p.organizerId))).toBe('not_an_official')
+      expect(await codeOf(denyOfficial(t.deps, CONSOLE_CALLER, 'no-such-league', p.organizerId))).toBe(
+        'league_not_found',
+      )
+      expect(await codeOf(denyOfficial(t.deps, CONSOLE_CALLER, leagueId, 'no-such-user'))).toBe(
+        'not_a_member',
+      )
+      expect(await codeOf(denyOfficial(t.deps, CONSOLE_CALLER, leagueId, p.organizerId))).toBe(
+        'not_an_official',
+      )
       expect(await eventNames(leagueId)).toEqual(['official.joined'])
     })
   })
@@ -163,7 +177,7 @@ describe('in-app assignment services', () => {
     const { p, leagueId, userId } = await setup()
     const games = await Promise.all(Array.from({ length: 5 }, () => seedGame(t.deps.db, leagueId)))
     await Promise.allSettled([
-      ...games.map((g) => assignPosition(t.deps, APP_CALLER, g.id, { userId })),
+      ...games.map((g) => assignPosition(t.deps, CONSOLE_CALLER, g.id, { userId })),
       p.delete(`/leagues/${leagueId}/officials/${userId}`),
     ])
     const remaining = await t.deps.db

@@ -2,22 +2,26 @@
 // and time zone. Times are parameters; the games are seeded around a fixed "now".
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { claimPosition, withdrawClaim } from '../../src/domain/assignments.js'
 import { calendarFeedGames, findCalendarFeed, renewCalendarFeed } from '../../src/domain/calendar-feeds.js'
 import { listEarnings } from '../../src/domain/earnings.js'
 import type { ApiError } from '../../src/domain/errors.js'
 import { listMemberships } from '../../src/domain/memberships.js'
-import { claimOpenGame, listOpenGames, OPEN_PAGE_SIZE } from '../../src/domain/open-games.js'
+import { listOpenGames, OPEN_PAGE_SIZE } from '../../src/domain/open-games.js'
 import { completeGame, markPaid } from '../../src/domain/payments.js'
 import { setTimeZone } from '../../src/domain/profiles.js'
-import { findHeldGame, listSchedule, withdrawFromGame } from '../../src/domain/schedule.js'
+import { findHeldGame, listSchedule } from '../../src/domain/schedule.js'
 import type { Person } from '../../src/domain/sessions.js'
 import { useTestApp } from '../helpers/app.js'
+import { asOf } from '../helpers/clock.js'
 import { refusal } from '../helpers/errors.js'
 import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
+import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 
 const NOW = new Date('2030-03-01T10:00:00.000Z')
 const hoursFromNow = (h: number) => new Date(NOW.getTime() + h * 3_600_000).toISOString()
 const person = (email: string, userIds: string[]): Person => ({
+  kind: 'person',
   email,
   userIds,
   timeZone: 'UTC',
@@ -56,7 +60,7 @@ describe("the official's app services", () => {
     for (const league of [other, pendingLeague, deniedLeague])
       await seedGame(db, league, { startsAt: hoursFromNow(5) })
 
-    const { games, more } = await listOpenGames(t.deps, me, NOW)
+    const { games, more } = await listOpenGames(asOf(t.deps, NOW), me)
     expect(games.map((g) => g.gameId)).toEqual([sooner.id, later.id])
     expect(games[0]).toEqual({
       positionId: sooner.positionIds[0],
@@ -76,8 +80,8 @@ describe("the official's app services", () => {
   it('open games come a page at a time', async () => {
     const { db, metro, me } = await world()
     for (let i = 1; i <= OPEN_PAGE_SIZE + 1; i++) await seedGame(db, metro, { startsAt: hoursFromNow(i) })
-    const first = await listOpenGames(t.deps, me, NOW, 1)
-    const second = await listOpenGames(t.deps, me, NOW, 2)
+    const first = await listOpenGames(asOf(t.deps, NOW), me, 1)
+    const second = await listOpenGames(asOf(t.deps, NOW), me, 2)
     expect([first.games.length, first.more, second.games.length, second.more]).toEqual([
       OPEN_PAGE_SIZE,
       true,
@@ -90,11 +94,11 @@ describe("the official's app services", () => {
   it('a claim is the assign service: position.claimed in the same transaction', async () => {
     const { db, metro, sam, me } = await world()
     const game = await seedGame(db, metro, { startsAt: hoursFromNow(2) })
-    await claimOpenGame(t.deps, me, { gameId: game.id, positionId: game.positionIds[0]! })
+    await claimPosition(t.deps, me, { gameId: game.id, positionId: game.positionIds[0]! })
     const events = await eventsOf(db, metro)
     expect(events.map((e) => e.event)).toEqual(['position.claimed'])
     expect(events[0]!.data).toMatchObject({ positionId: game.positionIds[0], official: { id: sam } })
-    expect((await listSchedule(t.deps, me, NOW)).upcoming.map((g) => g.gameId)).toEqual([game.id])
+    expect((await listSchedule(asOf(t.deps, NOW), me)).upcoming.map((g) => g.gameId)).toEqual([game.id])
   })
 
   it('claims racing for one position: exactly one wins, the others lose with position_taken', async () => {
@@ -109,7 +113,7 @@ describe("the official's app services", () => {
     }
     const outcomes = await Promise.all(
       rivals.map((p) =>
-        claimOpenGame(t.deps, p, { gameId: game.id, positionId: game.positionIds[0]! }).then(
+        claimPosition(t.deps, p, { gameId: game.id, positionId: game.positionIds[0]! }).then(
           () => 'won',
           (e: ApiError) => e.code,
         ),
@@ -124,8 +128,8 @@ describe("the official's app services", () => {
     const { db, other, me } = await world()
     const theirs = await seedGame(db, other, { startsAt: hoursFromNow(2) })
     const positionId = theirs.positionIds[0]!
-    expect(await refusal(claimOpenGame(t.deps, me, { gameId: theirs.id, positionId }))).toBe('game_not_found')
-    expect(await refusal(claimOpenGame(t.deps, me, { gameId: 'nosuchgame', positionId }))).toBe(
+    expect(await refusal(claimPosition(t.deps, me, { gameId: theirs.id, positionId }))).toBe('game_not_found')
+    expect(await refusal(claimPosition(t.deps, me, { gameId: 'nosuchgame', positionId }))).toBe(
       'game_not_found',
     )
     expect(await eventsOf(db, other)).toEqual([])
@@ -136,7 +140,7 @@ describe("the official's app services", () => {
     const game = await seedGame(db, metro, { startsAt: hoursFromNow(2) })
     await db.updateTable('memberships').set({ status: 'denied' }).where('user_id', '=', sam).execute()
     expect(
-      await refusal(claimOpenGame(t.deps, me, { gameId: game.id, positionId: game.positionIds[0]! })),
+      await refusal(claimPosition(t.deps, me, { gameId: game.id, positionId: game.positionIds[0]! })),
     ).toBe('game_not_found')
   })
 
@@ -148,7 +152,7 @@ describe("the official's app services", () => {
     const old = await seedGame(db, metro, { startsAt: hoursFromNow(-48), positions: [{ officialId: sam }] })
     const recent = await seedGame(db, metro, { startsAt: hoursFromNow(-3), positions: [{ officialId: sam }] })
     await seedGame(db, metro, { startsAt: hoursFromNow(5) })
-    const schedule = await listSchedule(t.deps, me, NOW)
+    const schedule = await listSchedule(asOf(t.deps, NOW), me)
     expect(schedule.upcoming.map((g) => [g.gameId, g.leagueName, g.withdrawable])).toEqual([
       [soon.id, 'Other', true],
       [next.id, 'Metro', true],
@@ -173,17 +177,21 @@ describe("the official's app services", () => {
       positions: [{ officialId: sam }],
     })
 
-    expect(await refusal(withdrawFromGame(t.deps, me, theirs.positionIds[0]!, NOW))).toBe(
+    expect(await refusal(withdrawClaim(asOf(t.deps, NOW), me, theirs.positionIds[0]!))).toBe(
       'position_not_found',
     )
-    expect(await refusal(withdrawFromGame(t.deps, me, 'nosuchposition', NOW))).toBe('position_not_found')
-    expect(await refusal(findHeldGame(t.deps, me, theirs.positionIds[0]!, NOW))).toBe('position_not_found')
-    expect(await refusal(withdrawFromGame(t.deps, me, started.positionIds[0]!, NOW))).toBe('game_started')
+    expect(await refusal(withdrawClaim(asOf(t.deps, NOW), me, 'nosuchposition'))).toBe('position_not_found')
+    expect(await refusal(findHeldGame(asOf(t.deps, NOW), me, theirs.positionIds[0]!))).toBe(
+      'position_not_found',
+    )
+    expect(await refusal(withdrawClaim(asOf(t.deps, NOW), me, started.positionIds[0]!))).toBe('game_started')
 
-    await withdrawFromGame(t.deps, me, mine.positionIds[0]!, NOW)
-    expect((await listOpenGames(t.deps, me, NOW)).games.map((g) => g.gameId)).toEqual([mine.id])
+    await withdrawClaim(asOf(t.deps, NOW), me, mine.positionIds[0]!)
+    expect((await listOpenGames(asOf(t.deps, NOW), me)).games.map((g) => g.gameId)).toEqual([mine.id])
     expect(await eventsOf(db, metro)).toEqual([])
-    expect(await refusal(withdrawFromGame(t.deps, me, mine.positionIds[0]!, NOW))).toBe('position_not_found')
+    expect(await refusal(withdrawClaim(asOf(t.deps, NOW), me, mine.positionIds[0]!))).toBe(
+      'position_not_found',
+    )
   })
 
   it('earnings: payments with game and league, totals pending and paid per currency', async () => {
@@ -202,9 +210,9 @@ describe("the official's app services", () => {
       startsAt: hoursFromNow(-3),
       positions: [{ officialId: sam, payCents: 2000 }],
     })
-    for (const game of [a, b, c]) await completeGame(t.deps, game.id)
+    for (const game of [a, b, c]) await completeGame(t.deps, CONSOLE_CALLER, game.id)
     const first = (await listEarnings(t.deps, me)).payments.find((p) => p.gameId === a.id)!
-    await markPaid(t.deps, first.paymentId)
+    await markPaid(t.deps, CONSOLE_CALLER, first.paymentId)
 
     const { payments, totals } = await listEarnings(t.deps, me)
     expect(payments.map((p) => [p.gameId, p.status, p.amountCents, p.currency, p.leagueName])).toEqual([
@@ -234,26 +242,26 @@ describe("the official's app services", () => {
     const { db, metro, sam, me } = await world()
     const game = await seedGame(db, metro, { startsAt: hoursFromNow(2), positions: [{ officialId: sam }] })
     expect(await findCalendarFeed(t.deps, me)).toBeUndefined()
-    const first = await renewCalendarFeed(t.deps, me, NOW)
-    expect((await calendarFeedGames(t.deps, first, NOW))!.map((g) => g.gameId)).toEqual([game.id])
+    const first = await renewCalendarFeed(asOf(t.deps, NOW), me)
+    expect((await calendarFeedGames(asOf(t.deps, NOW), first))!.map((g) => g.gameId)).toEqual([game.id])
     expect(await findCalendarFeed(t.deps, me)).toEqual({ createdAt: NOW.toISOString() })
 
-    const second = await renewCalendarFeed(t.deps, me, NOW)
-    expect(await calendarFeedGames(t.deps, first, NOW)).toBeUndefined()
-    expect(await calendarFeedGames(t.deps, second, NOW)).toHaveLength(1)
+    const second = await renewCalendarFeed(asOf(t.deps, NOW), me)
+    expect(await calendarFeedGames(asOf(t.deps, NOW), first)).toBeUndefined()
+    expect(await calendarFeedGames(asOf(t.deps, NOW), second)).toHaveLength(1)
     const rows = await db.selectFrom('calendar_feeds').selectAll().where('email', '=', me.email).execute()
     expect(rows.map((r) => r.token_hash)).toEqual([createHash('sha256').update(second).digest('hex')])
   })
 
   it('time zone: only a known IANA zone', async () => {
     const { me } = await world()
-    await setTimeZone(t.deps, me, 'Europe/Paris', NOW)
+    await setTimeZone(asOf(t.deps, NOW), me, 'Europe/Paris')
     const row = await t.deps.db
       .selectFrom('profiles')
       .selectAll()
       .where('email', '=', me.email)
       .executeTakeFirstOrThrow()
     expect(row.time_zone).toBe('Europe/Paris')
-    expect(await refusal(setTimeZone(t.deps, me, 'Mars/Olympus', NOW))).toBe('invalid_time_zone')
+    expect(await refusal(setTimeZone(asOf(t.deps, NOW), me, 'Mars/Olympus'))).toBe('invalid_time_zone')
   })
 })

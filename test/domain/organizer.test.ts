@@ -1,28 +1,28 @@
 // The organizer's services: their leagues and counts, games a page at a time with filters, the actions run
 // through the console's services (same events), approval, payouts in bulk, and the scope every call checks.
 import { describe, expect, it } from 'vitest'
-import {
-  approveLeagueOfficial,
-  chargeLeaguePayment,
-  completeLeagueGame,
-  denyLeagueOfficial,
-  markLeaguePaymentPaid,
-  markLeaguePaymentsPaid,
-  recordNoShow,
-} from '../../src/domain/organizer-actions.js'
+import { dayStart } from '../../src/domain/days.js'
 import {
   completionBlocker,
-  dayStart,
   findLeagueGame,
   GAMES_PAGE_SIZE,
-  listLedger,
   listLeagueGames,
-  listLeagueOfficials,
-  listOrganizedLeagues,
   noShowPaymentEffect,
-} from '../../src/domain/organizer.js'
+} from '../../src/domain/league-games.js'
+import { listLedger } from '../../src/domain/ledger.js'
+import { approveOfficial, denyOfficial } from '../../src/domain/officials.js'
+import { listLeagueOfficials, listOrganizedLeagues } from '../../src/domain/organized-leagues.js'
+import {
+  chargePayment,
+  completeGame,
+  markNoShow,
+  markPaid,
+  markPaymentsPaid,
+  withSimulatedOutcome,
+} from '../../src/domain/payments.js'
 import type { Person } from '../../src/domain/sessions.js'
 import { useTestApp } from '../helpers/app.js'
+import { asOf } from '../helpers/clock.js'
 import { refusal } from '../helpers/errors.js'
 import {
   eventsOf,
@@ -46,7 +46,7 @@ describe("the organizer's services", () => {
     const db = t.deps.db
     const email = uniqueEmail('olga')
     const olgaId = await seedUser(db, { email, name: 'Olga' })
-    const olga: Person = { email, userIds: [olgaId], timeZone: 'UTC', organizes: true }
+    const olga: Person = { kind: 'person', email, userIds: [olgaId], timeZone: 'UTC', organizes: true }
     const metro = await seedLeague(db, { name: 'Metro', organizerId: olgaId })
     const cloud = await seedLeague(db, {
       name: 'Cloud',
@@ -86,6 +86,7 @@ describe("the organizer's services", () => {
       },
     ])
     const official: Person = {
+      kind: 'person',
       email: 'x@example.com',
       userIds: [await seedUser(db)],
       timeZone: 'UTC',
@@ -99,7 +100,7 @@ describe("the organizer's services", () => {
     const starts = Array.from({ length: GAMES_PAGE_SIZE + 5 }, (_, i) => hoursFromNow(24 * (i - 10)))
     for (const startsAt of starts) await seedGame(db, metro, { startsAt })
     const list = (query: Parameters<typeof listLeagueGames>[3]) =>
-      listLeagueGames(t.deps, olga, metro, query, NOW)
+      listLeagueGames(asOf(t.deps, NOW), olga, metro, query)
 
     const first = await list({})
     expect(first.games.map((g) => g.startsAt)).toEqual(starts.slice(0, GAMES_PAGE_SIZE))
@@ -121,6 +122,7 @@ describe("the organizer's services", () => {
   it('pages a league of 5,000 games imported over the API: 50 a page, 100 pages', async () => {
     const partner = await t.partner()
     const organizer: Person = {
+      kind: 'person',
       email: `${partner.source}@partners.refdesk.invalid`,
       userIds: [partner.organizerId],
       timeZone: 'UTC',
@@ -136,9 +138,9 @@ describe("the organizer's services", () => {
     }
     const [overview] = await listOrganizedLeagues(t.deps, organizer)
     expect(overview?.games.open).toBe(5000)
-    const last = await listLeagueGames(t.deps, organizer, league.id, { page: 100 }, NOW)
+    const last = await listLeagueGames(asOf(t.deps, NOW), organizer, league.id, { page: 100 })
     expect([last.games.length, last.more, last.games.at(-1)?.positions.length]).toEqual([50, false, 1])
-    expect((await listLeagueGames(t.deps, organizer, league.id, { page: 101 }, NOW)).games).toEqual([])
+    expect((await listLeagueGames(asOf(t.deps, NOW), organizer, league.id, { page: 101 })).games).toEqual([])
   })
 
   it('reads date ranges as days of the person’s time zone', () => {
@@ -152,7 +154,7 @@ describe("the organizer's services", () => {
     const { gameId, officialId } = await seedClaimedGame(db, metro, 4500)
     const { game } = await findLeagueGame(t.deps, olga, { gameId })
     expect(completionBlocker(game)).toBeUndefined()
-    const detail = await completeLeagueGame(t.deps, olga, gameId)
+    const detail = await completeGame(t.deps, olga, gameId)
     expect(detail.status).toBe('completed')
     expect(detail.positions[0]!.payment).toMatchObject({
       amountCents: 4500,
@@ -175,7 +177,7 @@ describe("the organizer's services", () => {
     expect(completionBlocker((await findLeagueGame(t.deps, olga, { gameId: cancelled.id })).game)).toBe(
       'cancelled',
     )
-    expect(await refusal(completeLeagueGame(t.deps, olga, open.id))).toBe('game_not_claimed')
+    expect(await refusal(completeGame(t.deps, olga, open.id))).toBe('game_not_claimed')
     expect(await eventsOf(db, metro)).toEqual([])
   })
 
@@ -186,8 +188,8 @@ describe("the organizer's services", () => {
     for (let round = 0; round < 5; round++) {
       const { gameId } = await seedClaimedGame(db, metro)
       const outcomes = await Promise.allSettled([
-        completeLeagueGame(t.deps, olga, gameId),
-        completeLeagueGame(t.deps, tab, gameId),
+        completeGame(t.deps, olga, gameId),
+        completeGame(t.deps, tab, gameId),
       ])
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1)
       const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult
@@ -202,38 +204,38 @@ describe("the organizer's services", () => {
   it('records a no-show: the pending payment is removed and official.no_show emitted', async () => {
     const { db, olga, metro } = await world()
     const { gameId, positionIds, officialId } = await seedClaimedGame(db, metro)
-    await completeLeagueGame(t.deps, olga, gameId)
+    await completeGame(t.deps, olga, gameId)
     const { game } = await findLeagueGame(t.deps, olga, { positionId: positionIds[0]! })
     expect(noShowPaymentEffect(game.positions[0]!)).toBe('removed')
-    const detail = await recordNoShow(t.deps, olga, positionIds[0]!)
+    const detail = await markNoShow(t.deps, olga, positionIds[0]!)
     expect(detail.positions[0]).toMatchObject({
       status: 'cancelled',
       payment: null,
       official: { id: officialId },
     })
     expect((await eventsOf(db, metro)).map((e) => e.event)).toEqual(['game.completed', 'official.no_show'])
-    expect(await refusal(recordNoShow(t.deps, olga, positionIds[0]!))).toBe('position_not_claimed')
+    expect(await refusal(markNoShow(t.deps, olga, positionIds[0]!))).toBe('position_not_claimed')
   })
 
   it('approves a pending official once (official.approved), and denies one without an event', async () => {
     const { db, olga, metro } = await world()
     const pat = await seedUser(db, { name: 'Pat' })
     await seedMembership(db, metro, pat, { status: 'pending' })
-    expect(await approveLeagueOfficial(t.deps, olga, metro, pat)).toMatchObject({
+    expect(await approveOfficial(t.deps, olga, metro, pat)).toMatchObject({
       userId: pat,
       status: 'approved',
     })
-    expect(await approveLeagueOfficial(t.deps, olga, metro, pat)).toMatchObject({ status: 'approved' })
+    expect(await approveOfficial(t.deps, olga, metro, pat)).toMatchObject({ status: 'approved' })
     const events = await eventsOf(db, metro)
     expect(events.map((e) => [e.event, e.data.official.userId, e.data.official.status])).toEqual([
       ['official.approved', pat, 'approved'],
     ])
-    expect(await denyLeagueOfficial(t.deps, olga, metro, pat)).toMatchObject({ status: 'denied' })
+    expect(await denyOfficial(t.deps, olga, metro, pat)).toMatchObject({ status: 'denied' })
     expect((await listLeagueOfficials(t.deps, olga, metro)).officials.map((o) => o.status)).toEqual([
       'denied',
     ])
     expect(await eventsOf(db, metro)).toHaveLength(1)
-    expect(await refusal(approveLeagueOfficial(t.deps, olga, metro, await seedUser(db)))).toBe('not_a_member')
+    expect(await refusal(approveOfficial(t.deps, olga, metro, await seedUser(db)))).toBe('not_a_member')
   })
 
   it('marks several offline payments paid in one transaction: all of them, or none', async () => {
@@ -241,16 +243,16 @@ describe("the organizer's services", () => {
     const ids: string[] = []
     for (let i = 0; i < 3; i++) {
       const { gameId } = await seedClaimedGame(db, metro, 1000 * (i + 1))
-      const detail = await completeLeagueGame(t.deps, olga, gameId)
+      const detail = await completeGame(t.deps, olga, gameId)
       ids.push(detail.positions[0]!.payment!.id)
     }
-    await markLeaguePaymentPaid(t.deps, olga, ids[2]!)
-    expect(await refusal(markLeaguePaymentsPaid(t.deps, olga, metro, ids))).toBe('payment_not_pending')
+    await markPaid(t.deps, olga, ids[2]!)
+    expect(await refusal(markPaymentsPaid(t.deps, olga, metro, ids))).toBe('payment_not_pending')
     expect((await listLedger(t.deps, olga, metro, { status: 'paid' })).payments.map((p) => p.id)).toEqual([
       ids[2],
     ])
 
-    const paid = await markLeaguePaymentsPaid(t.deps, olga, metro, [ids[0]!, ids[1]!])
+    const paid = await markPaymentsPaid(t.deps, olga, metro, [ids[0]!, ids[1]!])
     expect(paid.map((p) => p.status)).toEqual(['paid', 'paid'])
     const events = (await eventsOf(db, metro)).filter((e) => e.event === 'payment.paid')
     expect(events.map((e) => e.data.payment.id).sort()).toEqual([...ids].sort())
@@ -261,7 +263,7 @@ describe("the organizer's services", () => {
   it('a payment of another league in a bulk selection reads as missing and nothing is paid', async () => {
     const { db, olga, metro, other } = await world()
     const mine = await seedClaimedGame(db, metro)
-    const mineId = (await completeLeagueGame(t.deps, olga, mine.gameId)).positions[0]!.payment!.id
+    const mineId = (await completeGame(t.deps, olga, mine.gameId)).positions[0]!.payment!.id
     const theirs = await seedClaimedGame(db, other)
     const theirId = await seedPayment(db, {
       positionId: theirs.positionIds[0]!,
@@ -269,28 +271,28 @@ describe("the organizer's services", () => {
       leagueId: other,
       amountCents: 100,
     })
-    expect(await refusal(markLeaguePaymentsPaid(t.deps, olga, metro, [mineId, theirId]))).toBe(
-      'payment_not_found',
-    )
+    expect(await refusal(markPaymentsPaid(t.deps, olga, metro, [mineId, theirId]))).toBe('payment_not_found')
     expect((await listLedger(t.deps, olga, metro, { status: 'pending' })).payments).toHaveLength(1)
   })
 
   it('charges a platform payment with each simulated outcome; a failed one is charged again', async () => {
     const { db, olga, cloud } = await world()
     const { gameId } = await seedClaimedGame(db, cloud, 3000)
-    const id = (await completeLeagueGame(t.deps, olga, gameId)).positions[0]!.payment!.id
-    expect(await chargeLeaguePayment(t.deps, olga, id, 'requires_card')).toMatchObject({
+    const id = (await completeGame(t.deps, olga, gameId)).positions[0]!.payment!.id
+    expect(await chargePayment(withSimulatedOutcome(t.deps, 'requires_card'), olga, id)).toMatchObject({
       status: 'requires_card',
     })
-    expect(await chargeLeaguePayment(t.deps, olga, id, 'failed')).toMatchObject({
+    expect(await chargePayment(withSimulatedOutcome(t.deps, 'failed'), olga, id)).toMatchObject({
       status: 'failed',
       failureMessage: 'The card was declined (simulated).',
     })
-    expect(await chargeLeaguePayment(t.deps, olga, id, 'paid')).toMatchObject({
+    expect(await chargePayment(withSimulatedOutcome(t.deps, 'paid'), olga, id)).toMatchObject({
       status: 'paid',
       currency: 'eur',
     })
-    expect(await refusal(chargeLeaguePayment(t.deps, olga, id, 'paid'))).toBe('payment_not_chargeable')
+    expect(await refusal(chargePayment(withSimulatedOutcome(t.deps, 'paid'), olga, id))).toBe(
+      'payment_not_chargeable',
+    )
     expect((await eventsOf(db, cloud)).map((e) => e.event)).toEqual([
       'game.completed',
       'payment.failed',
@@ -308,17 +310,17 @@ describe("the organizer's services", () => {
       amountCents: 100,
     })
     const codes = await Promise.all([
-      refusal(listLeagueGames(t.deps, olga, other, {}, NOW)),
+      refusal(listLeagueGames(asOf(t.deps, NOW), olga, other, {})),
       refusal(listLeagueOfficials(t.deps, olga, other)),
       refusal(listLedger(t.deps, olga, other, {})),
       refusal(findLeagueGame(t.deps, olga, { gameId })),
-      refusal(completeLeagueGame(t.deps, olga, gameId)),
-      refusal(recordNoShow(t.deps, olga, positionIds[0]!)),
-      refusal(approveLeagueOfficial(t.deps, olga, other, officialId)),
-      refusal(denyLeagueOfficial(t.deps, olga, other, officialId)),
-      refusal(markLeaguePaymentPaid(t.deps, olga, paymentId)),
-      refusal(markLeaguePaymentsPaid(t.deps, olga, other, [paymentId])),
-      refusal(chargeLeaguePayment(t.deps, olga, paymentId, 'paid')),
+      refusal(completeGame(t.deps, olga, gameId)),
+      refusal(markNoShow(t.deps, olga, positionIds[0]!)),
+      refusal(approveOfficial(t.deps, olga, other, officialId)),
+      refusal(denyOfficial(t.deps, olga, other, officialId)),
+      refusal(markPaid(t.deps, olga, paymentId)),
+      refusal(markPaymentsPaid(t.deps, olga, other, [paymentId])),
+      refusal(chargePayment(withSimulatedOutcome(t.deps, 'paid'), olga, paymentId)),
     ])
     expect(codes).toEqual([
       'league_not_found',

@@ -3,7 +3,7 @@ import { ApiError, ERROR_STATUS, type ErrorCode } from '../../src/domain/errors.
 import type { ChargeRequest, PaymentProcessor } from '../../src/domain/payment-processor.js'
 import { simulatedProcessor } from '../../src/domain/payment-processor.js'
 import { chargePayment, completeGame, listPayments, markNoShow, markPaid } from '../../src/domain/payments.js'
-import { APP_CALLER } from '../../src/domain/caller.js'
+import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 import type { PaymentStatus } from '../../src/store/tables.js'
 import { useTestApp } from '../helpers/app.js'
 import {
@@ -33,7 +33,7 @@ describe('payments domain', () => {
   async function completedGame(paymentMode: 'offline' | 'platform' = 'offline', payCents = 4500) {
     const leagueId = await seedLeague(db(), { paymentMode })
     const seeded = await seedClaimedGame(db(), leagueId, payCents)
-    const detail = await completeGame(t.deps, seeded.gameId)
+    const detail = await completeGame(t.deps, CONSOLE_CALLER, seeded.gameId)
     const payment = detail.positions[0]!.payment!
     return { leagueId, ...seeded, detail, payment }
   }
@@ -55,7 +55,7 @@ describe('payments domain', () => {
         ],
       })
 
-      const detail = await completeGame(t.deps, gameId)
+      const detail = await completeGame(t.deps, CONSOLE_CALLER, gameId)
 
       expect(detail).toMatchObject({ id: gameId, leagueId, status: 'completed' })
       const [first, cancelled, third] = detail.positions
@@ -85,7 +85,7 @@ describe('payments domain', () => {
       expect(await eventsOf(db(), leagueId)).toEqual([
         { event: 'game.completed', data: { ...detail, leagueId } },
       ])
-      expect(await listPayments(t.deps, APP_CALLER, leagueId)).toEqual([third!.payment, first!.payment])
+      expect(await listPayments(t.deps, CONSOLE_CALLER, leagueId)).toEqual([third!.payment, first!.payment])
     })
 
     it('creates a zero-amount payment for an unpaid slot', async () => {
@@ -98,8 +98,8 @@ describe('payments domain', () => {
       const official = await seedUser(db())
       await seedMembership(db(), leagueId, official)
       const { id: gameId } = await seedGame(db(), leagueId, { positions: [{ officialId: official }, {}] })
-      await expectError(completeGame(t.deps, gameId), 'game_not_claimed')
-      expect(await listPayments(t.deps, APP_CALLER, leagueId)).toEqual([])
+      await expectError(completeGame(t.deps, CONSOLE_CALLER, gameId), 'game_not_claimed')
+      expect(await listPayments(t.deps, CONSOLE_CALLER, leagueId)).toEqual([])
       expect(await eventsOf(db(), leagueId)).toEqual([])
       const row = await db().selectFrom('positions').select('status').where('game_id', '=', gameId).execute()
       expect(row.map((r) => r.status)).toEqual(['claimed', 'open'])
@@ -107,8 +107,8 @@ describe('payments domain', () => {
 
     it('refuses a completed or cancelled game: game_not_claimed', async () => {
       const { gameId, leagueId } = await completedGame()
-      await expectError(completeGame(t.deps, gameId), 'game_not_claimed')
-      expect(await listPayments(t.deps, APP_CALLER, leagueId)).toHaveLength(1)
+      await expectError(completeGame(t.deps, CONSOLE_CALLER, gameId), 'game_not_claimed')
+      expect(await listPayments(t.deps, CONSOLE_CALLER, leagueId)).toHaveLength(1)
 
       const cancelled = await seedClaimedGame(db(), leagueId)
       await db()
@@ -116,36 +116,39 @@ describe('payments domain', () => {
         .set({ status: 'cancelled' })
         .where('id', '=', cancelled.gameId)
         .execute()
-      await expectError(completeGame(t.deps, cancelled.gameId), 'game_not_claimed')
+      await expectError(completeGame(t.deps, CONSOLE_CALLER, cancelled.gameId), 'game_not_claimed')
     })
 
     it('lets exactly one of two racing completions win', async () => {
       const leagueId = await seedLeague(db())
       const { gameId } = await seedClaimedGame(db(), leagueId)
-      const results = await Promise.allSettled([completeGame(t.deps, gameId), completeGame(t.deps, gameId)])
+      const results = await Promise.allSettled([
+        completeGame(t.deps, CONSOLE_CALLER, gameId),
+        completeGame(t.deps, CONSOLE_CALLER, gameId),
+      ])
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
       const [lost] = results.filter((r) => r.status === 'rejected')
       expect(lost!.reason).toMatchObject({ code: 'game_not_claimed' })
-      expect(await listPayments(t.deps, APP_CALLER, leagueId)).toHaveLength(1)
+      expect(await listPayments(t.deps, CONSOLE_CALLER, leagueId)).toHaveLength(1)
       expect((await eventsOf(db(), leagueId)).map((e) => e.event)).toEqual(['game.completed'])
     })
 
     it('answers game_not_found for an unknown game', async () => {
-      await expectError(completeGame(t.deps, 'nope'), 'game_not_found')
+      await expectError(completeGame(t.deps, CONSOLE_CALLER, 'nope'), 'game_not_found')
     })
   })
 
   describe('markNoShow', () => {
     it('cancels the worked position unpaid, keeps the claim and removes the pending payment', async () => {
       const { leagueId, gameId, positionIds, officialId } = await completedGame()
-      const detail = await markNoShow(t.deps, positionIds[0]!)
+      const detail = await markNoShow(t.deps, CONSOLE_CALLER, positionIds[0]!)
       expect(detail).toMatchObject({ id: gameId, status: 'completed' })
       expect(detail.positions[0]).toMatchObject({
         status: 'cancelled',
         official: { id: officialId, claimStatus: 'confirmed' },
         payment: null,
       })
-      expect(await listPayments(t.deps, APP_CALLER, leagueId)).toEqual([])
+      expect(await listPayments(t.deps, CONSOLE_CALLER, leagueId)).toEqual([])
       const events = await eventsOf(db(), leagueId)
       expect(events.map((e) => e.event)).toEqual(['game.completed', 'official.no_show'])
       expect(events[1]!.data).toEqual({
@@ -165,7 +168,7 @@ describe('payments domain', () => {
     ])('a %s payment is kept: %s', async (status, kept) => {
       const { positionIds, payment } = await completedGame('platform')
       await setPaymentStatus(payment.id, status)
-      const detail = await markNoShow(t.deps, positionIds[0]!)
+      const detail = await markNoShow(t.deps, CONSOLE_CALLER, positionIds[0]!)
       expect(detail.positions[0]!.status).toBe('cancelled')
       expect(detail.positions[0]!.payment).toEqual(kept ? { ...payment, status } : null)
     })
@@ -173,24 +176,24 @@ describe('payments domain', () => {
     it('refuses a position of a game that is not completed: game_not_completed', async () => {
       const leagueId = await seedLeague(db())
       const { positionIds } = await seedClaimedGame(db(), leagueId)
-      await expectError(markNoShow(t.deps, positionIds[0]!), 'game_not_completed')
+      await expectError(markNoShow(t.deps, CONSOLE_CALLER, positionIds[0]!), 'game_not_completed')
     })
 
     it('refuses a position that is not a worked one: position_not_claimed', async () => {
       const { positionIds } = await completedGame()
-      await markNoShow(t.deps, positionIds[0]!)
-      await expectError(markNoShow(t.deps, positionIds[0]!), 'position_not_claimed')
+      await markNoShow(t.deps, CONSOLE_CALLER, positionIds[0]!)
+      await expectError(markNoShow(t.deps, CONSOLE_CALLER, positionIds[0]!), 'position_not_claimed')
     })
 
     it('answers position_not_found for an unknown position', async () => {
-      await expectError(markNoShow(t.deps, 'nope'), 'position_not_found')
+      await expectError(markNoShow(t.deps, CONSOLE_CALLER, 'nope'), 'position_not_found')
     })
   })
 
   describe('markPaid', () => {
     it('settles an offline pending payment and emits payment.paid', async () => {
       const { leagueId, payment } = await completedGame('offline')
-      const paid = await markPaid(t.deps, payment.id)
+      const paid = await markPaid(t.deps, CONSOLE_CALLER, payment.id)
       expect(paid).toEqual({ ...payment, status: 'paid', paidAt: expect.stringMatching(ISO) })
       const events = await eventsOf(db(), leagueId)
       expect(events.at(-1)).toEqual({ event: 'payment.paid', data: { leagueId, payment: paid } })
@@ -198,17 +201,17 @@ describe('payments domain', () => {
 
     it('refuses a platform payment: payment_not_offline', async () => {
       const { payment } = await completedGame('platform')
-      await expectError(markPaid(t.deps, payment.id), 'payment_not_offline')
+      await expectError(markPaid(t.deps, CONSOLE_CALLER, payment.id), 'payment_not_offline')
     })
 
     it('refuses a payment that is not pending: payment_not_pending', async () => {
       const { payment } = await completedGame('offline')
-      await markPaid(t.deps, payment.id)
-      await expectError(markPaid(t.deps, payment.id), 'payment_not_pending')
+      await markPaid(t.deps, CONSOLE_CALLER, payment.id)
+      await expectError(markPaid(t.deps, CONSOLE_CALLER, payment.id), 'payment_not_pending')
     })
 
     it('answers payment_not_found for an unknown payment', async () => {
-      await expectError(markPaid(t.deps, 'nope'), 'payment_not_found')
+      await expectError(markPaid(t.deps, CONSOLE_CALLER, 'nope'), 'payment_not_found')
     })
   })
 
@@ -230,7 +233,7 @@ describe('payments domain', () => {
           return { status: 'paid' }
         },
       }
-      const paid = await chargePayment(withProcessor(processor), payment.id)
+      const paid = await chargePayment(withProcessor(processor), CONSOLE_CALLER, payment.id)
       expect(seen).toEqual([
         {
           request: { paymentId: payment.id, amountCents: 4500, currency: 'usd', officialId },
@@ -246,7 +249,11 @@ describe('payments domain', () => {
 
     it('records a decline as failed with its code and message and emits payment.failed', async () => {
       const { leagueId, payment } = await completedGame('platform')
-      const failed = await chargePayment(withProcessor(simulatedProcessor('failed')), payment.id)
+      const failed = await chargePayment(
+        withProcessor(simulatedProcessor('failed')),
+        CONSOLE_CALLER,
+        payment.id,
+      )
       expect(failed).toEqual({
         ...payment,
         status: 'failed',
@@ -261,12 +268,16 @@ describe('payments domain', () => {
 
     it('records requires_card without an event; requires_card and failed can be charged again', async () => {
       const { leagueId, payment } = await completedGame('platform')
-      const needsCard = await chargePayment(withProcessor(simulatedProcessor('requires_card')), payment.id)
+      const needsCard = await chargePayment(
+        withProcessor(simulatedProcessor('requires_card')),
+        CONSOLE_CALLER,
+        payment.id,
+      )
       expect(needsCard).toEqual({ ...payment, status: 'requires_card' })
       expect((await eventsOf(db(), leagueId)).map((e) => e.event)).toEqual(['game.completed'])
 
-      await chargePayment(withProcessor(simulatedProcessor('failed')), payment.id)
-      const paid = await chargePayment(withProcessor(simulatedProcessor('paid')), payment.id)
+      await chargePayment(withProcessor(simulatedProcessor('failed')), CONSOLE_CALLER, payment.id)
+      const paid = await chargePayment(withProcessor(simulatedProcessor('paid')), CONSOLE_CALLER, payment.id)
       expect(paid).toMatchObject({ status: 'paid', failureCode: null, failureMessage: null })
       expect((await eventsOf(db(), leagueId)).map((e) => e.event)).toEqual([
         'game.completed',
@@ -284,8 +295,13 @@ describe('payments domain', () => {
           throw new Error('connection reset')
         },
       }
-      await expect(chargePayment(withProcessor(flaky), payment.id)).rejects.toThrow('connection reset')
-      await expectError(chargePayment(withProcessor(flaky), payment.id), 'payment_not_chargeable')
+      await expect(chargePayment(withProcessor(flaky), CONSOLE_CALLER, payment.id)).rejects.toThrow(
+        'connection reset',
+      )
+      await expectError(
+        chargePayment(withProcessor(flaky), CONSOLE_CALLER, payment.id),
+        'payment_not_chargeable',
+      )
       expect(calls).toBe(1)
       const row = await db()
         .selectFrom('payments')
@@ -306,8 +322,8 @@ describe('payments domain', () => {
       }
       const deps = withProcessor(counting)
       const results = await Promise.allSettled([
-        chargePayment(deps, payment.id),
-        chargePayment(deps, payment.id),
+        chargePayment(deps, CONSOLE_CALLER, payment.id),
+        chargePayment(deps, CONSOLE_CALLER, payment.id),
       ])
       expect(calls).toBe(1)
       expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected'])
@@ -317,7 +333,7 @@ describe('payments domain', () => {
 
     it('refuses an offline payment: payment_not_platform', async () => {
       const { payment } = await completedGame('offline')
-      await expectError(chargePayment(t.deps, payment.id), 'payment_not_platform')
+      await expectError(chargePayment(t.deps, CONSOLE_CALLER, payment.id), 'payment_not_platform')
     })
 
     it.each<PaymentStatus>(['processing', 'paid'])(
@@ -332,13 +348,16 @@ describe('payments domain', () => {
             return { status: 'paid' }
           },
         }
-        await expectError(chargePayment(withProcessor(counting), payment.id), 'payment_not_chargeable')
+        await expectError(
+          chargePayment(withProcessor(counting), CONSOLE_CALLER, payment.id),
+          'payment_not_chargeable',
+        )
         expect(calls).toBe(0)
       },
     )
 
     it('answers payment_not_found for an unknown payment', async () => {
-      await expectError(chargePayment(t.deps, 'nope'), 'payment_not_found')
+      await expectError(chargePayment(t.deps, CONSOLE_CALLER, 'nope'), 'payment_not_found')
     })
   })
 })

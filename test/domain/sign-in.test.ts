@@ -12,6 +12,7 @@ import {
   type SignInLimits,
 } from '../../src/domain/sign-in-links.js'
 import { useTestApp } from '../helpers/app.js'
+import { asOf } from '../helpers/clock.js'
 import { seedUser, uniqueEmail } from '../helpers/fixtures.js'
 
 const LIMITS: SignInLimits = { perAddress: 3, perClient: 5, windowMs: 15 * 60_000 }
@@ -24,11 +25,10 @@ describe('sign-in links and sessions', () => {
   const t = useTestApp()
 
   async function linkFor(email: string, now = T0): Promise<string> {
-    const result = await requestSignInLink(t.deps, {
+    const result = await requestSignInLink(asOf(t.deps, now), {
       email,
       client: uniqueEmail('client'),
       limits: LIMITS,
-      now,
     })
     if (result.outcome !== 'link') throw new Error(`no link: ${result.outcome}`)
     return result.token
@@ -41,13 +41,14 @@ describe('sign-in links and sessions', () => {
     await seedUser(t.deps.db, { source: 'acme', email: uniqueEmail('someone') })
     const token = await linkFor(sam)
 
-    expect(await isLiveSignInLink(t.deps, token, T0)).toBe(true)
-    const session = await redeemSignInLink(t.deps, token, { now: T0, sessionTtlMs: DAY })
+    expect(await isLiveSignInLink(asOf(t.deps, T0), token)).toBe(true)
+    const session = await redeemSignInLink(asOf(t.deps, T0), token, { sessionTtlMs: DAY })
     expect(session?.expiresAt).toEqual(later(DAY))
-    expect(await redeemSignInLink(t.deps, token, { now: T0, sessionTtlMs: DAY })).toBeUndefined()
-    expect(await isLiveSignInLink(t.deps, token, T0)).toBe(false)
+    expect(await redeemSignInLink(asOf(t.deps, T0), token, { sessionTtlMs: DAY })).toBeUndefined()
+    expect(await isLiveSignInLink(asOf(t.deps, T0), token)).toBe(false)
 
-    expect(await findPerson(t.deps, session!.token, T0)).toEqual({
+    expect(await findPerson(asOf(t.deps, T0), session!.token)).toEqual({
+      kind: 'person',
       email: sam,
       userIds: [a, b],
       timeZone: 'UTC',
@@ -60,7 +61,7 @@ describe('sign-in links and sessions', () => {
     await seedUser(t.deps.db, { email })
     const token = await linkFor(email)
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => redeemSignInLink(t.deps, token, { now: T0, sessionTtlMs: DAY })),
+      Array.from({ length: 5 }, () => redeemSignInLink(asOf(t.deps, T0), token, { sessionTtlMs: DAY })),
     )
     expect(results.filter(Boolean)).toHaveLength(1)
   })
@@ -69,13 +70,13 @@ describe('sign-in links and sessions', () => {
     const email = uniqueEmail('sam')
     await seedUser(t.deps.db, { email })
     const token = await linkFor(email)
-    expect(await isLiveSignInLink(t.deps, token, later(SIGN_IN_LINK_TTL_MS - 1))).toBe(true)
-    expect(await isLiveSignInLink(t.deps, token, later(SIGN_IN_LINK_TTL_MS))).toBe(false)
+    expect(await isLiveSignInLink(asOf(t.deps, later(SIGN_IN_LINK_TTL_MS - 1)), token)).toBe(true)
+    expect(await isLiveSignInLink(asOf(t.deps, later(SIGN_IN_LINK_TTL_MS)), token)).toBe(false)
     expect(
-      await redeemSignInLink(t.deps, token, { now: later(SIGN_IN_LINK_TTL_MS), sessionTtlMs: DAY }),
+      await redeemSignInLink(asOf(t.deps, later(SIGN_IN_LINK_TTL_MS)), token, { sessionTtlMs: DAY }),
     ).toBeUndefined()
     expect(
-      await redeemSignInLink(t.deps, token, { now: later(SIGN_IN_LINK_TTL_MS - 1), sessionTtlMs: DAY }),
+      await redeemSignInLink(asOf(t.deps, later(SIGN_IN_LINK_TTL_MS - 1)), token, { sessionTtlMs: DAY }),
     ).toBeDefined()
   })
 
@@ -88,7 +89,7 @@ describe('sign-in links and sessions', () => {
     expect(links[0]!.token_hash).toBe(sha256(token))
     expect(JSON.stringify(links)).not.toContain(token)
 
-    const session = (await redeemSignInLink(t.deps, token, { now: T0, sessionTtlMs: DAY }))!
+    const session = (await redeemSignInLink(asOf(t.deps, T0), token, { sessionTtlMs: DAY }))!
     const sessions = await t.deps.db.selectFrom('sessions').selectAll().where('email', '=', email).execute()
     expect(sessions.map((s) => s.token_hash)).toEqual([sha256(session.token)])
     expect(JSON.stringify(sessions)).not.toContain(session.token)
@@ -100,7 +101,7 @@ describe('sign-in links and sessions', () => {
     await seedUser(t.deps.db, { email: placeholder })
     for (const email of [nobody, placeholder]) {
       expect(
-        await requestSignInLink(t.deps, { email, client: uniqueEmail('client'), limits: LIMITS, now: T0 }),
+        await requestSignInLink(asOf(t.deps, T0), { email, client: uniqueEmail('client'), limits: LIMITS }),
       ).toEqual({ outcome: 'no_account' })
     }
     expect(
@@ -118,7 +119,7 @@ describe('sign-in links and sessions', () => {
     await seedUser(t.deps.db, { email: sam })
     const run = uniqueEmail('run')
     const ask = (email: string, client: string, now = T0) =>
-      requestSignInLink(t.deps, { email, client: `${run}-${client}`, limits: LIMITS, now }).then(
+      requestSignInLink(asOf(t.deps, now), { email, client: `${run}-${client}`, limits: LIMITS }).then(
         (r) => r.outcome,
       )
 
@@ -148,31 +149,29 @@ describe('sign-in links and sessions', () => {
   it('sessions expire, and sign-out ends them at once', async () => {
     const email = uniqueEmail('sam')
     await seedUser(t.deps.db, { email })
-    const session = (await redeemSignInLink(t.deps, await linkFor(email), {
-      now: T0,
+    const session = (await redeemSignInLink(asOf(t.deps, T0), await linkFor(email), {
       sessionTtlMs: DAY,
     }))!
-    expect(await findPerson(t.deps, session.token, later(DAY - 1))).toBeDefined()
-    expect(await findPerson(t.deps, session.token, later(DAY))).toBeUndefined()
+    expect(await findPerson(asOf(t.deps, later(DAY - 1)), session.token)).toBeDefined()
+    expect(await findPerson(asOf(t.deps, later(DAY)), session.token)).toBeUndefined()
 
-    const second = (await redeemSignInLink(t.deps, await linkFor(email), {
-      now: T0,
+    const second = (await redeemSignInLink(asOf(t.deps, T0), await linkFor(email), {
       sessionTtlMs: DAY,
     }))!
     await endSession(t.deps, second.token)
-    expect(await findPerson(t.deps, second.token, T0)).toBeUndefined()
-    expect(await findPerson(t.deps, 'not-a-token', T0)).toBeUndefined()
+    expect(await findPerson(asOf(t.deps, T0), second.token)).toBeUndefined()
+    expect(await findPerson(asOf(t.deps, T0), 'not-a-token')).toBeUndefined()
   })
 
   it("the operator's link needs an account and no rate limit", async () => {
     const email = uniqueEmail('sam')
     await seedUser(t.deps.db, { email })
     const tokens = await Promise.all(
-      Array.from({ length: 10 }, () => issueSignInLink(t.deps, ` ${email.toUpperCase()}`, T0)),
+      Array.from({ length: 10 }, () => issueSignInLink(asOf(t.deps, T0), ` ${email.toUpperCase()}`)),
     )
     expect(new Set(tokens).size).toBe(10)
-    for (const token of tokens) expect(await isLiveSignInLink(t.deps, token, T0)).toBe(true)
-    await expect(issueSignInLink(t.deps, uniqueEmail('nobody'), T0)).rejects.toEqual(
+    for (const token of tokens) expect(await isLiveSignInLink(asOf(t.deps, T0), token)).toBe(true)
+    await expect(issueSignInLink(asOf(t.deps, T0), uniqueEmail('nobody'))).rejects.toEqual(
       new ApiError('account_not_found'),
     )
   })

@@ -3,6 +3,7 @@ import { grantLeague } from '../../src/domain/api-keys.js'
 import { denyOfficial } from '../../src/domain/officials.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { eventsOf, seedGame, seedPayment } from '../helpers/fixtures.js'
+import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 
 describe('assignments', () => {
   const t = useTestApp()
@@ -200,7 +201,7 @@ describe('assignments', () => {
       const leagueId = await league(p)
       const pending = await official(p, leagueId, 'pending', { status: 'pending' })
       const denied = await official(p, leagueId, 'denied')
-      await denyOfficial(t.deps, leagueId, denied.userId)
+      await denyOfficial(t.deps, CONSOLE_CALLER, leagueId, denied.userId)
       const elsewhere = await official(p, await league(p, 'Other'), 'elsewhere')
       const game = await seedGame(t.deps.db, leagueId)
       for (const body of [

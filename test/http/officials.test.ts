@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { denyOfficial } from '../../src/domain/officials.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { eventsOf, seedGame } from '../helpers/fixtures.js'
+import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
@@ -83,7 +84,7 @@ describe('officials', () => {
     expect((await p.post(path, { externalId: 'ref-1', status: 'denied' })).body.data.status).toBe('approved')
     expect((await p.post(path, { externalId: 'ref-2', status: 42 })).body.data.status).toBe('approved')
 
-    await denyOfficial(t.deps, leagueId, pending.body.data.userId)
+    await denyOfficial(t.deps, CONSOLE_CALLER, leagueId, pending.body.data.userId)
     expect((await p.get(path)).body.data[0].status).toBe('denied')
     const reapproved = await p.post(path, { externalId: 'ref-1' })
     expect(reapproved.body.data).toEqual({ ...pending.body.data, status: 'approved' })
@@ -110,7 +111,7 @@ describe('officials', () => {
     ]) {
       added.push((await p.post(path, { externalId, status })).body.data)
     }
-    await denyOfficial(t.deps, leagueId, added[2].userId)
+    await denyOfficial(t.deps, CONSOLE_CALLER, leagueId, added[2].userId)
     const list = await p.get(path)
     expect(list.status).toBe(200)
     expect(list.body.data).toEqual([added[0], added[1], { ...added[2], status: 'denied' }])

@@ -3,6 +3,7 @@ import { grantLeague } from '../../src/domain/api-keys.js'
 import { completeGame, markPaid } from '../../src/domain/payments.js'
 import { useTestApp } from '../helpers/app.js'
 import { seedClaimedGame } from '../helpers/fixtures.js'
+import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 
 describe('GET /leagues/{leagueId}/payments', () => {
   const t = useTestApp()
@@ -13,7 +14,7 @@ describe('GET /leagues/{leagueId}/payments', () => {
     const details = []
     for (const payCents of [2500, 4000]) {
       const { gameId } = await seedClaimedGame(t.deps.db, league.id, payCents)
-      details.push(await completeGame(t.deps, gameId))
+      details.push(await completeGame(t.deps, CONSOLE_CALLER, gameId))
     }
     const [older, newer] = details.map((d) => d.positions[0]!.payment!)
     return { owner, leagueId: league.id as string, older: older!, newer: newer! }
@@ -21,7 +22,7 @@ describe('GET /leagues/{leagueId}/payments', () => {
 
   it('lists the ledger newest first, with settlement state', async () => {
     const { owner, leagueId, older, newer } = await leagueWithPayments()
-    const paid = await markPaid(t.deps, older.id)
+    const paid = await markPaid(t.deps, CONSOLE_CALLER, older.id)
     const res = await owner.get(`/leagues/${leagueId}/payments`)
     expect(res.status).toBe(200)
     expect(res.body).toEqual({ data: [newer, paid] })

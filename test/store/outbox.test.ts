@@ -10,10 +10,14 @@ describe('transactional outbox', () => {
   it('a committed transaction has its events, in order, with leagueId in data', async () => {
     const leagueId = newId()
     await t.deps.db.transaction().execute(async (trx) => {
-      await recordEvents(trx, [
-        domainEvent('official.joined', leagueId, { official: official(leagueId) }),
-        domainEvent('official.approved', leagueId, { official: official(leagueId) }),
-      ])
+      await recordEvents(
+        trx,
+        [
+          domainEvent('official.joined', leagueId, { official: official(leagueId) }),
+          domainEvent('official.approved', leagueId, { official: official(leagueId) }),
+        ],
+        nowIso(),
+      )
     })
     const events = await listEvents(t.deps.db, leagueId)
     expect(events.map((e) => e.event)).toEqual(['official.joined', 'official.approved'])
@@ -25,7 +29,11 @@ describe('transactional outbox', () => {
     const leagueId = newId()
     await expect(
       t.deps.db.transaction().execute(async (trx) => {
-        await recordEvents(trx, [domainEvent('official.joined', leagueId, { official: official(leagueId) })])
+        await recordEvents(
+          trx,
+          [domainEvent('official.joined', leagueId, { official: official(leagueId) })],
+          nowIso(),
+        )
         throw new Error('boom')
       }),
     ).rejects.toThrow('boom')
@@ -37,7 +45,7 @@ describe('transactional outbox', () => {
     const events = Array.from({ length: 1201 }, () =>
       domainEvent('official.joined', leagueId, { official: official(leagueId) }),
     )
-    await t.deps.db.transaction().execute((trx) => recordEvents(trx, events))
+    await t.deps.db.transaction().execute((trx) => recordEvents(trx, events, nowIso()))
     expect(await listEvents(t.deps.db, leagueId)).toHaveLength(1201)
   })
 })

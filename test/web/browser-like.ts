@@ -63,7 +63,7 @@ export interface WebTest {
   app: App
   runtime: Runtime
   mail: MailMessage[]
-  /** The app's clock; tests set it. */
+  /** The services' clock; tests set it. */
   now: Date
   visitor(): Visitor
   /** Signs a new visitor in as `email` through the emailed link. */
@@ -83,7 +83,10 @@ export function useWebApp(settings: Parameters<typeof appSettings>[0] = {}): Web
       },
       close: () => undefined,
     }
-    t.runtime = await openRuntime(await testDatabaseUrl(), { migrate: !isPostgres() })
+    t.runtime = await openRuntime(await testDatabaseUrl(), {
+      migrate: !isPostgres(),
+      clock: { now: () => t.now.getTime() },
+    })
     t.app = await buildHttp(t.runtime, undefined, {
       web: {
         // Every injected request comes from 127.0.0.1, and a PostgreSQL run shares one database among a file's
@@ -94,7 +97,6 @@ export function useWebApp(settings: Parameters<typeof appSettings>[0] = {}): Web
           ...settings,
         }),
         mailer,
-        clock: () => t.now,
       },
     })
     await t.app.ready()

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { completeGame, markPaid } from '../../src/domain/payments.js'
 import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { useWebApp, type Visitor } from './browser-like.js'
+import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 
 const hoursAfter = (now: Date, h: number) => new Date(now.getTime() + h * 3_600_000).toISOString()
 
@@ -121,9 +122,9 @@ describe("the official's pages", () => {
       startsAt: hoursAfter(t.now, -20),
       positions: [{ officialId: sam, payCents: 3000 }],
     })
-    const done = await completeGame(t.runtime.deps, a.id)
-    await completeGame(t.runtime.deps, b.id)
-    await markPaid(t.runtime.deps, done.positions[0]!.payment!.id)
+    const done = await completeGame(t.runtime.deps, CONSOLE_CALLER, a.id)
+    await completeGame(t.runtime.deps, CONSOLE_CALLER, b.id)
+    await markPaid(t.runtime.deps, CONSOLE_CALLER, done.positions[0]!.payment!.id)
     const visitor = await t.signIn(email)
     const page = (await visitor.get('/app/earnings')).body
     expect(page).toContain('<tr><th scope="row">USD</th><td>$30.00</td><td>$45.00</td></tr>')

@@ -8,6 +8,7 @@ import { useTestApp, type Partner } from '../helpers/app.js'
 import { schemaValidator } from '../openapi/helpers.js'
 import { useDispatchers } from './dispatch.js'
 import { startReceiver, type Receiver } from './receiver.js'
+import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 
 describe('webhook delivery', () => {
   const t = useTestApp()
@@ -53,8 +54,8 @@ describe('webhook delivery', () => {
     const positionId = game.positions[0].id
     const released = (await p.delete(`/games/${game.id}/assign?positionId=${positionId}`)).body.data
     await p.post(`/games/${game.id}/assign`, { userId: joined.userId })
-    const completed = await completeGame(t.deps, game.id)
-    const noShow = await markNoShow(t.deps, positionId)
+    const completed = await completeGame(t.deps, CONSOLE_CALLER, game.id)
+    const noShow = await markNoShow(t.deps, CONSOLE_CALLER, positionId)
     // A second game carries the payment events (the no-show above removed the first one's payment).
     const second = (
       await p.post(`/leagues/${league.id}/games`, {
@@ -62,17 +63,18 @@ describe('webhook delivery', () => {
       })
     ).body.data.created[0]
     await p.post(`/games/${second.id}/assign`, { userId: joined.userId })
-    const secondDone = await completeGame(t.deps, second.id)
-    const paid = await chargePayment(t.deps, secondDone.positions[0]!.payment!.id)
+    const secondDone = await completeGame(t.deps, CONSOLE_CALLER, second.id)
+    const paid = await chargePayment(t.deps, CONSOLE_CALLER, secondDone.positions[0]!.payment!.id)
     const third = (
       await p.post(`/leagues/${league.id}/games`, {
         games: [{ startsAt: '2026-05-03T18:00:00Z', payDollars: 30 }],
       })
     ).body.data.created[0]
     await p.post(`/games/${third.id}/assign`, { userId: joined.userId })
-    const thirdDone = await completeGame(t.deps, third.id)
+    const thirdDone = await completeGame(t.deps, CONSOLE_CALLER, third.id)
     const failed = await chargePayment(
       { ...t.deps, paymentProcessor: simulatedProcessor('failed') },
+      CONSOLE_CALLER,
       thirdDone.positions[0]!.payment!.id,
     )
     const cancelled = (await p.delete(`/games/${third.id}`)).body.data

@@ -2,7 +2,7 @@
 // through the same domain services as the API, so they emit the same webhook events.
 import { Command, Option } from 'commander'
 import { assignPosition, withdrawClaim } from '../../domain/assignments.js'
-import { APP_CALLER } from '../../domain/caller.js'
+import { CONSOLE_CALLER } from '../../domain/caller.js'
 import { simulatedProcessor, type SimulatedOutcome } from '../../domain/payment-processor.js'
 import { approveOfficial, denyOfficial } from '../../domain/officials.js'
 import { chargePayment, completeGame, markNoShow, markPaid } from '../../domain/payments.js'
@@ -48,7 +48,7 @@ function addOfficialActions(app: Command): void {
     .addOption(databaseOption())
     .action((gameId: string, userId: string, flags: DatabaseFlags & { position?: string }) =>
       act(flags, (deps) =>
-        assignPosition(deps, APP_CALLER, gameId, {
+        assignPosition(deps, CONSOLE_CALLER, gameId, {
           userId,
           ...(flags.position !== undefined && { positionId: flags.position }),
         }),
@@ -64,7 +64,7 @@ function addOfficialActions(app: Command): void {
     .argument('<positionId>', 'the claimed position')
     .addOption(databaseOption())
     .action((positionId: string, flags: DatabaseFlags) =>
-      act(flags, (deps) => withdrawClaim(deps, positionId)),
+      act(flags, (deps) => withdrawClaim(deps, CONSOLE_CALLER, positionId)),
     )
 }
 
@@ -80,7 +80,9 @@ function addOrganizerActions(app: Command): void {
     )
     .argument('<gameId>', 'the game')
     .addOption(databaseOption())
-    .action((gameId: string, flags: DatabaseFlags) => act(flags, (deps) => completeGame(deps, gameId)))
+    .action((gameId: string, flags: DatabaseFlags) =>
+      act(flags, (deps) => completeGame(deps, CONSOLE_CALLER, gameId)),
+    )
 
   app
     .command('no-show')
@@ -92,7 +94,9 @@ function addOrganizerActions(app: Command): void {
     )
     .argument('<positionId>', 'a completed position')
     .addOption(databaseOption())
-    .action((positionId: string, flags: DatabaseFlags) => act(flags, (deps) => markNoShow(deps, positionId)))
+    .action((positionId: string, flags: DatabaseFlags) =>
+      act(flags, (deps) => markNoShow(deps, CONSOLE_CALLER, positionId)),
+    )
 
   app
     .command('pay')
@@ -103,7 +107,9 @@ function addOrganizerActions(app: Command): void {
     )
     .argument('<paymentId>', 'a pending offline payment')
     .addOption(databaseOption())
-    .action((paymentId: string, flags: DatabaseFlags) => act(flags, (deps) => markPaid(deps, paymentId)))
+    .action((paymentId: string, flags: DatabaseFlags) =>
+      act(flags, (deps) => markPaid(deps, CONSOLE_CALLER, paymentId)),
+    )
 
   app
     .command('charge')
@@ -126,7 +132,7 @@ function addOrganizerActions(app: Command): void {
     .action((paymentId: string, flags: DatabaseFlags & { outcome?: SimulatedOutcome }) =>
       act(
         flags,
-        (deps) => chargePayment(deps, paymentId),
+        (deps) => chargePayment(deps, CONSOLE_CALLER, paymentId),
         flags.outcome === undefined ? {} : { paymentProcessor: simulatedProcessor(flags.outcome) },
       ),
     )
@@ -143,7 +149,7 @@ function addOrganizerActions(app: Command): void {
     .argument('<userId>', 'the official’s user id')
     .addOption(databaseOption())
     .action((leagueId: string, userId: string, flags: DatabaseFlags) =>
-      act(flags, (deps) => approveOfficial(deps, leagueId, userId)),
+      act(flags, (deps) => approveOfficial(deps, CONSOLE_CALLER, leagueId, userId)),
     )
 
   app
@@ -157,7 +163,7 @@ function addOrganizerActions(app: Command): void {
     .argument('<userId>', 'the official’s user id')
     .addOption(databaseOption())
     .action((leagueId: string, userId: string, flags: DatabaseFlags) =>
-      act(flags, (deps) => denyOfficial(deps, leagueId, userId)),
+      act(flags, (deps) => denyOfficial(deps, CONSOLE_CALLER, leagueId, userId)),
     )
 }
 
@@ -178,7 +184,7 @@ function addSignInLink(app: Command): void {
       const config = loadConfig({
         flags: { ...(flags.database !== undefined && { database: flags.database }) },
       })
-      const token = await withRuntime(flags, ({ deps }) => issueSignInLink(deps, flags.email, new Date()))
+      const token = await withRuntime(flags, ({ deps }) => issueSignInLink(deps, flags.email))
       const publicUrl = config.app.publicUrl ?? `http://localhost:${config.port}`
       process.stderr.write('Give this link to its owner only: it signs them in, once, within 15 minutes.\n')
       printLine(`${publicUrl}/app/sign-in/link?token=${token}`)

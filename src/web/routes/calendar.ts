@@ -3,32 +3,38 @@
 import type { FastifyInstance } from 'fastify'
 import ical, { ICalEventStatus } from 'ical-generator'
 import { calendarFeedGames, findCalendarFeed, renewCalendarFeed } from '../../domain/calendar-feeds.js'
-import type { Person } from '../../domain/sessions.js'
-import { formatters } from '../format.js'
 import type { WebContext } from '../context.js'
-import { queryString } from './forms.js'
-import { requirePerson } from './official.js'
+import { queryString } from '../forms.js'
+import { formatters } from '../format.js'
+import { signedIn } from '../guards.js'
+import { paths } from '../paths.js'
 
 // The spec gives games a start only; calendars get a two-hour block.
 const GAME_LENGTH_MS = 2 * 3_600_000
 
 export function calendarRoutes(app: FastifyInstance, context: WebContext): void {
   const { deps, sendPage } = context
-  const signedIn = { preHandler: requirePerson }
+  const page = { title: 'Calendar', nav: 'calendar' } as const
 
-  app.get('/calendar', signedIn, async (request, reply) => {
-    const feed = await findCalendarFeed(deps, request.person as Person)
-    return sendPage(request, reply, 'calendar', { title: 'Calendar', nav: 'calendar' }, { feed })
-  })
+  app.get(
+    paths.calendar.pattern,
+    signedIn(async (request, reply, person) => {
+      const feed = await findCalendarFeed(deps, person)
+      return sendPage(request, reply, 'calendar', page, { feed })
+    }),
+  )
 
-  app.post('/calendar', signedIn, async (request, reply) => {
-    const token = await renewCalendarFeed(deps, request.person as Person, context.now())
-    const feedUrl = `${context.publicUrl()}/app/calendar.ics?token=${token}`
-    return sendPage(request, reply, 'calendar', { title: 'Calendar', nav: 'calendar' }, { feedUrl })
-  })
+  app.post(
+    paths.calendar.pattern,
+    signedIn(async (request, reply, person) => {
+      const token = await renewCalendarFeed(deps, person)
+      const feedUrl = `${context.publicUrl()}${paths.calendarFeed.href({ token })}`
+      return sendPage(request, reply, 'calendar', page, { feedUrl })
+    }),
+  )
 
-  app.get('/calendar.ics', { config: { anonymous: true } }, async (request, reply) => {
-    const games = await calendarFeedGames(deps, queryString(request, 'token'), context.now())
+  app.get(paths.calendarFeed.pattern, { config: { anonymous: true } }, async (request, reply) => {
+    const games = await calendarFeedGames(deps, queryString(request, 'token'))
     if (!games) return reply.status(404).type('text/plain; charset=utf-8').send('Not found\n')
     const money = formatters('UTC').money
     const calendar = ical({
@@ -48,7 +54,7 @@ export function calendarRoutes(app: FastifyInstance, context: WebContext): void 
           game.gameStatus === 'cancelled' || game.positionStatus === 'cancelled'
             ? ICalEventStatus.CANCELLED
             : ICalEventStatus.CONFIRMED,
-        url: `${context.publicUrl()}/app/`,
+        url: `${context.publicUrl()}${paths.home.href()}`,
       })
     }
     return reply

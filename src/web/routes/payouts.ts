@@ -2,28 +2,34 @@
 // paid one at a time or for a selection at once, Charge behind a page that says what it will do, and the
 // ledger as CSV.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { ApiError, type ErrorCode } from '../../domain/errors.js'
-import {
-  chargeLeaguePayment,
-  markLeaguePaymentPaid,
-  markLeaguePaymentsPaid,
-} from '../../domain/organizer-actions.js'
+import { ApiError } from '../../domain/errors.js'
 import {
   exportLedger,
   findLedgerLine,
   listLedger,
   PAYMENT_STATUSES,
   type LedgerLine,
-} from '../../domain/organizer.js'
+} from '../../domain/ledger.js'
 import type { SimulatedOutcome } from '../../domain/payment-processor.js'
-import type { Person } from '../../domain/sessions.js'
+import { chargePayment, markPaid, markPaymentsPaid, withSimulatedOutcome } from '../../domain/payments.js'
 import type { WebContext } from '../context.js'
-import type { Notice } from '../pages.js'
-import { field, idList, pageNumber, queryString } from './forms.js'
-import { idParam } from './organizer.js'
-import { requirePerson } from './official.js'
+import { field, idList, pageNumber, queryString } from '../forms.js'
+import { idParam, signedIn } from '../guards.js'
+import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
+import { paths } from '../paths.js'
 
-const NOTICES: Record<string, Notice> = {
+type Code =
+  | 'paid'
+  | 'paid_many'
+  | 'none_selected'
+  | 'charged_paid'
+  | 'charged_failed'
+  | 'charged_requires_card'
+  | 'not_pending'
+  | 'not_offline'
+  | 'not_chargeable'
+
+const NOTICES: Notices<Code> = {
   paid: { kind: 'success', text: 'Payment marked paid.' },
   paid_many: { kind: 'success', text: 'The selected payments are marked paid.' },
   none_selected: { kind: 'error', text: 'Select at least one pending offline payment to mark paid.' },
@@ -47,7 +53,7 @@ const NOTICES: Record<string, Notice> = {
   not_chargeable: { kind: 'error', text: 'That payment cannot be charged now: it is paid or being charged.' },
 }
 
-const REFUSALS: Partial<Record<ErrorCode, string>> = {
+const REFUSALS: Refusals<Code> = {
   payment_not_pending: 'not_pending',
   payment_not_offline: 'not_offline',
   payment_not_platform: 'not_chargeable',
@@ -56,113 +62,103 @@ const REFUSALS: Partial<Record<ErrorCode, string>> = {
 
 const OUTCOMES: readonly SimulatedOutcome[] = ['paid', 'failed', 'requires_card']
 
-function refusalOf(error: unknown): string {
-  const refusal = error instanceof ApiError ? REFUSALS[error.code] : undefined
-  if (refusal === undefined) throw error
-  return refusal
-}
-
-const organizing = { preHandler: requirePerson }
+const statusOf = (request: FastifyRequest) =>
+  PAYMENT_STATUSES.find((s) => s === queryString(request, 'status'))
 
 export function payoutRoutes(app: FastifyInstance, context: WebContext): void {
   const { deps, sendPage } = context
-  const person = (request: FastifyRequest) => request.person as Person
-  const ledgerHref = (leagueId: string) => `/app/organize/leagues/${leagueId}/payouts`
-  const statusOf = (request: FastifyRequest) =>
-    PAYMENT_STATUSES.find((s) => s === queryString(request, 'status'))
+  const backToLedger = (leagueId: string) => (notice: Code) => paths.payouts.href({ leagueId }, { notice })
 
-  app.get('/organize/leagues/:leagueId/payouts', organizing, async (request, reply) => {
-    const leagueId = idParam(request, 'leagueId', 'league_not_found')
-    const status = statusOf(request)
-    const page = pageNumber(request)
-    const ledger = await listLedger(deps, person(request), leagueId, { status, page })
-    const base = `${ledgerHref(ledger.league.id)}?${status ? `status=${status}&` : ''}`
-    return sendPage(
-      request,
-      reply,
-      'organize-payouts',
-      {
-        title: `${ledger.league.name}: payouts`,
-        nav: 'organize',
-        notice: NOTICES[queryString(request, 'notice') ?? ''],
-      },
-      {
+  app.get(
+    paths.payouts.pattern,
+    signedIn(async (request, reply, person) => {
+      const leagueId = idParam(request, 'leagueId', 'league_not_found')
+      const status = statusOf(request)
+      const page = pageNumber(request)
+      const ledger = await listLedger(deps, person, leagueId, { status, page })
+      const at = { leagueId: ledger.league.id }
+      const title = `${ledger.league.name}: payouts`
+      const options = { title, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      return sendPage(request, reply, 'organize-payouts', options, {
         ...ledger,
         tab: 'payouts',
         status,
         statuses: PAYMENT_STATUSES,
         page,
-        pageHref: (n: number) => `${base}page=${n}`,
-        csvHref: `${ledgerHref(ledger.league.id)}.csv${status ? `?status=${status}` : ''}`,
+        pageHref: (n: number) => paths.payouts.href(at, { status, page: n }),
+        csvHref: paths.payoutsCsv.href(at, { status }),
         selectable: ledger.payments.some((p) => p.payable),
-      },
-    )
-  })
+      })
+    }),
+  )
 
-  app.get('/organize/leagues/:leagueId/payouts.csv', organizing, async (request, reply) => {
-    const leagueId = idParam(request, 'leagueId', 'league_not_found')
-    const { league, payments } = await exportLedger(deps, person(request), leagueId, statusOf(request))
-    return reply
-      .header('cache-control', 'no-store')
-      .header('content-disposition', `attachment; filename="payouts-${league.id}.csv"`)
-      .type('text/csv; charset=utf-8')
-      .send(toCsv(payments))
-  })
+  app.get(
+    paths.payoutsCsv.pattern,
+    signedIn(async (request, reply, person) => {
+      const leagueId = idParam(request, 'leagueId', 'league_not_found')
+      const { league, payments } = await exportLedger(deps, person, leagueId, statusOf(request))
+      return reply
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="payouts-${league.id}.csv"`)
+        .type('text/csv; charset=utf-8')
+        .send(toCsv(payments))
+    }),
+  )
 
-  app.post('/organize/payments/:paymentId/mark-paid', organizing, async (request, reply) => {
-    const paymentId = idParam(request, 'paymentId', 'payment_not_found')
-    const { league } = await findLedgerLine(deps, person(request), paymentId)
-    try {
-      await markLeaguePaymentPaid(deps, person(request), paymentId)
-    } catch (error) {
-      return reply.redirect(`${ledgerHref(league.id)}?notice=${refusalOf(error)}`, 303)
-    }
-    return reply.redirect(`${ledgerHref(league.id)}?notice=paid`, 303)
-  })
+  app.post(
+    paths.markPaid.pattern,
+    signedIn(async (request, reply, person) => {
+      const paymentId = idParam(request, 'paymentId', 'payment_not_found')
+      const { league } = await findLedgerLine(deps, person, paymentId)
+      return act(reply, () => markPaid(deps, person, paymentId), {
+        done: () => backToLedger(league.id)('paid'),
+        back: backToLedger(league.id),
+        refusals: REFUSALS,
+      })
+    }),
+  )
 
-  app.post('/organize/leagues/:leagueId/payouts/mark-paid', organizing, async (request, reply) => {
-    const leagueId = idParam(request, 'leagueId', 'league_not_found')
-    const ids = idList(request, 'paymentId')
-    try {
-      // Called with an empty selection too: the league is checked before the page says to select one.
-      await markLeaguePaymentsPaid(deps, person(request), leagueId, ids)
-    } catch (error) {
-      return reply.redirect(`${ledgerHref(leagueId)}?notice=${refusalOf(error)}`, 303)
-    }
-    return reply.redirect(
-      `${ledgerHref(leagueId)}?notice=${ids.length === 0 ? 'none_selected' : 'paid_many'}`,
-      303,
-    )
-  })
+  app.post(
+    paths.markSelectedPaid.pattern,
+    signedIn(async (request, reply, person) => {
+      const leagueId = idParam(request, 'leagueId', 'league_not_found')
+      const ids = idList(request, 'paymentId')
+      // Run with an empty selection too: the league is checked before the page says to select one.
+      return act(reply, () => markPaymentsPaid(deps, person, leagueId, ids), {
+        done: () => backToLedger(leagueId)(ids.length === 0 ? 'none_selected' : 'paid_many'),
+        back: backToLedger(leagueId),
+        refusals: REFUSALS,
+      })
+    }),
+  )
 
-  app.get('/organize/payments/:paymentId/charge', organizing, async (request, reply) => {
-    const paymentId = idParam(request, 'paymentId', 'payment_not_found')
-    const { league, payment } = await findLedgerLine(deps, person(request), paymentId)
-    if (payment.mode !== 'platform') throw new ApiError('payment_not_found')
-    return sendPage(
-      request,
-      reply,
-      'organize-charge',
-      { title: 'Charge a payment', nav: 'organize' },
-      {
-        league,
-        payment,
-        outcomes: deps.paymentProcessor.simulated ? OUTCOMES : [],
-      },
-    )
-  })
+  app.get(
+    paths.charge.pattern,
+    signedIn(async (request, reply, person) => {
+      const paymentId = idParam(request, 'paymentId', 'payment_not_found')
+      const { league, payment } = await findLedgerLine(deps, person, paymentId)
+      if (payment.mode !== 'platform') throw new ApiError('payment_not_found')
+      const outcomes = deps.paymentProcessor.simulated ? OUTCOMES : []
+      const options = { title: 'Charge a payment', nav: 'organize' } as const
+      return sendPage(request, reply, 'organize-charge', options, { league, payment, outcomes })
+    }),
+  )
 
-  app.post('/organize/payments/:paymentId/charge', organizing, async (request, reply) => {
-    const paymentId = idParam(request, 'paymentId', 'payment_not_found')
-    const { league } = await findLedgerLine(deps, person(request), paymentId)
-    const outcome = OUTCOMES.find((o) => o === field(request, 'outcome'))
-    try {
-      const payment = await chargeLeaguePayment(deps, person(request), paymentId, outcome)
-      return reply.redirect(`${ledgerHref(league.id)}?notice=charged_${payment.status}`, 303)
-    } catch (error) {
-      return reply.redirect(`${ledgerHref(league.id)}?notice=${refusalOf(error)}`, 303)
-    }
-  })
+  // With the simulated processor the organizer picks the charge's outcome (withSimulatedOutcome).
+  app.post(
+    paths.charge.pattern,
+    signedIn(async (request, reply, person) => {
+      const paymentId = idParam(request, 'paymentId', 'payment_not_found')
+      const { league } = await findLedgerLine(deps, person, paymentId)
+      const outcome = OUTCOMES.find((o) => o === field(request, 'outcome'))
+      return act(reply, () => chargePayment(withSimulatedOutcome(deps, outcome), person, paymentId), {
+        done: (payment) =>
+          paths.payouts.href({ leagueId: league.id }, { notice: `charged_${payment.status}` }),
+        back: backToLedger(league.id),
+        refusals: REFUSALS,
+      })
+    }),
+  )
 }
 
 const CSV_COLUMNS: readonly [string, (p: LedgerLine) => string | number | null][] = [

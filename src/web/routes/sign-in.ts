@@ -8,9 +8,10 @@ import {
   requestSignInLink,
 } from '../../domain/sign-in-links.js'
 import { endSession } from '../../domain/sessions.js'
-import { signInMessage } from '../mail.js'
 import type { WebContext } from '../context.js'
-import { field, queryString } from './forms.js'
+import { field, queryString } from '../forms.js'
+import { signInMessage } from '../mail.js'
+import { paths } from '../paths.js'
 
 export function signInRoutes(app: FastifyInstance, context: WebContext): void {
   const { deps, settings, mailer, sendPage } = context
@@ -25,7 +26,7 @@ export function signInRoutes(app: FastifyInstance, context: WebContext): void {
       { email, error, mailEnabled },
     )
 
-  app.post('/sign-in', async (request, reply) => {
+  app.post(paths.signIn.pattern, async (request, reply) => {
     const given = field(request, 'email')
     const email = normalizeEmail(given)
     if (email === undefined) {
@@ -37,11 +38,10 @@ export function signInRoutes(app: FastifyInstance, context: WebContext): void {
         email,
         client: request.ip,
         limits: settings.signInLimits,
-        now: context.now(),
       })
       limited = result.outcome === 'limited'
       if (result.outcome === 'link') {
-        const link = `${context.publicUrl()}/app/sign-in/link?token=${result.token}`
+        const link = `${context.publicUrl()}${paths.signInLink.href({ token: result.token })}`
         // Sent after answering, so the answer takes as long whether or not the address has an account. The
         // failure is logged by code only: a mail server's message can quote the address.
         mailer.send(signInMessage(email, link)).catch((error: { code?: unknown }) => {
@@ -58,9 +58,9 @@ export function signInRoutes(app: FastifyInstance, context: WebContext): void {
     )
   })
 
-  app.get('/sign-in/link', async (request, reply) => {
+  app.get(paths.signInLink.pattern, async (request, reply) => {
     const token = queryString(request, 'token')
-    const live = await isLiveSignInLink(deps, token, context.now())
+    const live = await isLiveSignInLink(deps, token)
     return sendPage(
       request,
       reply,
@@ -70,23 +70,30 @@ export function signInRoutes(app: FastifyInstance, context: WebContext): void {
     )
   })
 
-  app.post('/sign-in/link', async (request, reply) => {
+  app.post(paths.signInLink.pattern, async (request, reply) => {
     const session = await redeemSignInLink(deps, field(request, 'token'), {
-      now: context.now(),
       sessionTtlMs: settings.sessionTtlMs,
     })
-    if (!session) return sendPage(request, reply, 'sign-in-link', { title: 'Link expired', status: 400 })
+    if (!session) {
+      return sendPage(
+        request,
+        reply,
+        'sign-in-link',
+        { title: 'Link expired', status: 400 },
+        { token: undefined },
+      )
+    }
     const { name, options } = context.sessionCookie
     // A new session replaces whatever session this browser had.
     await endSession(deps, request.cookies[name])
     reply.setCookie(name, session.token, { ...options, expires: session.expiresAt })
-    return reply.redirect('/app/', 303)
+    return reply.redirect(paths.home.href(), 303)
   })
 
-  app.post('/sign-out', async (request, reply) => {
+  app.post(paths.signOut.pattern, async (request, reply) => {
     const { name, options } = context.sessionCookie
     await endSession(deps, request.cookies[name])
     reply.clearCookie(name, options)
-    return reply.redirect('/app/', 303)
+    return reply.redirect(paths.home.href(), 303)
   })
 }

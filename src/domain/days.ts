@@ -1,0 +1,48 @@
+// Calendar days in a time zone, as people pick them in forms: `YYYY-MM-DD`, read as the zone's day.
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/
+
+/** Whether `value` is a calendar day `YYYY-MM-DD`. */
+export function isDay(value: string): boolean {
+  const match = DAY.exec(value)
+  if (!match) return false
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+  return date.toISOString().slice(0, 10) === value
+}
+
+export function nextDay(day: string): string {
+  const date = new Date(`${day}T00:00:00.000Z`)
+  date.setUTCDate(date.getUTCDate() + 1)
+  return date.toISOString().slice(0, 10)
+}
+
+/** The instant the day begins in the time zone, as stored times are written. */
+export function dayStart(day: string, timeZone: string): string {
+  const utcMidnight = Date.parse(`${day}T00:00:00.000Z`)
+  // The zone's offset at the UTC midnight, then again at the guess, so a change of offset that day is honoured.
+  const first = utcMidnight - zoneOffset(utcMidnight, timeZone)
+  return new Date(utcMidnight - zoneOffset(first, timeZone)).toISOString()
+}
+
+function zoneOffset(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(at))
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
+  const wall = Date.UTC(
+    part('year'),
+    part('month') - 1,
+    part('day'),
+    part('hour'),
+    part('minute'),
+    part('second'),
+  )
+  return wall - Math.floor(at / 1000) * 1000
+}

@@ -1,0 +1,151 @@
+// The organizer's games view in the app: a league's games a page at a time with their positions, filtered by
+// status, upcoming or past, and days of the organizer's time zone; one game as its confirmation pages show it,
+// with what Complete and No-show would do.
+import * as organizer from '../store/organizer.js'
+import type { PositionLineRow } from '../store/organizer.js'
+import type { GameRow, GameStatus, PaymentMode, PaymentStatus } from '../store/tables.js'
+import { isoNow } from '../clock.js'
+import { requireGame, requirePosition } from './access.js'
+import type { Caller } from './caller.js'
+import { dayStart, nextDay } from './days.js'
+import type { Deps } from './deps.js'
+import { requireOrganizedLeague, type OrganizedLeague } from './organized-leagues.js'
+import { canComplete, canRecordNoShow, noShowKeepsPayment } from './payments.js'
+import { groupBy } from './views.js'
+
+export const GAME_STATUSES: readonly GameStatus[] = ['open', 'claimed', 'completed', 'cancelled']
+export const GAMES_PAGE_SIZE = 50
+
+export interface PositionLine {
+  readonly id: string
+  readonly label: string
+  readonly payCents: number
+  readonly status: GameStatus
+  readonly official: { readonly id: string; readonly name: string; readonly email: string } | null
+  readonly payment: {
+    readonly id: string
+    readonly status: PaymentStatus
+    readonly mode: PaymentMode
+    readonly amountCents: number
+  } | null
+  /** A worked position of a completed game: a no-show can be recorded. */
+  readonly noShowable: boolean
+}
+
+export interface LeagueGame {
+  readonly id: string
+  readonly startsAt: string
+  readonly sport: string
+  readonly location: string
+  readonly status: GameStatus
+  readonly completable: boolean
+  readonly positions: readonly PositionLine[]
+}
+
+export interface GameQuery {
+  readonly status?: GameStatus | undefined
+  readonly when?: 'upcoming' | 'past' | 'all' | undefined
+  /** Days `YYYY-MM-DD` in the organizer's time zone, both included. */
+  readonly from?: string | undefined
+  readonly to?: string | undefined
+  readonly page?: number | undefined
+}
+
+/** One page of the league's games with their positions: two queries whatever the league's size. */
+export async function listLeagueGames(
+  deps: Deps,
+  organizerOf: Caller & { readonly timeZone: string },
+  leagueId: string,
+  query: GameQuery,
+): Promise<{ league: OrganizedLeague; games: LeagueGame[]; more: boolean }> {
+  const league = await requireOrganizedLeague(deps.db, organizerOf, leagueId)
+  const page = query.page ?? 1
+  const { timeZone } = organizerOf
+  const rows = await organizer.listLeagueGamesPage(
+    deps.db,
+    league.id,
+    {
+      status: query.status,
+      when: query.when ?? 'all',
+      at: isoNow(deps.clock),
+      from: query.from === undefined ? undefined : dayStart(query.from, timeZone),
+      to: query.to === undefined ? undefined : dayStart(nextDay(query.to), timeZone),
+    },
+    { limit: GAMES_PAGE_SIZE + 1, offset: (page - 1) * GAMES_PAGE_SIZE },
+  )
+  const shown = rows.slice(0, GAMES_PAGE_SIZE)
+  const lines = await organizer.listPositionLines(
+    deps.db,
+    shown.map((g) => g.id),
+  )
+  const byGame = groupBy(lines, (p) => p.game_id)
+  return {
+    league,
+    games: shown.map((g) => toLeagueGame(g, byGame.get(g.id) ?? [])),
+    more: rows.length > GAMES_PAGE_SIZE,
+  }
+}
+
+/** One game of an organized league (by its id or one of its positions'), as its confirmation pages show it. */
+export async function findLeagueGame(
+  deps: Deps,
+  organizerOf: Caller,
+  ref: { gameId: string } | { positionId: string },
+): Promise<{ league: OrganizedLeague; game: LeagueGame }> {
+  const gameId =
+    'gameId' in ref ? ref.gameId : (await requirePosition(deps.db, organizerOf, ref.positionId)).game_id
+  const game = await requireGame(deps.db, organizerOf, gameId)
+  const league = await requireOrganizedLeague(deps.db, organizerOf, game.league_id)
+  return { league, game: toLeagueGame(game, await organizer.listPositionLines(deps.db, [game.id])) }
+}
+
+function toLeagueGame(row: GameRow, lines: readonly PositionLineRow[]): LeagueGame {
+  return {
+    id: row.id,
+    startsAt: row.starts_at,
+    sport: row.sport,
+    location: row.location,
+    status: row.status,
+    completable: canComplete(row),
+    positions: lines.map((p) => toPositionLine(p, row.status)),
+  }
+}
+
+function toPositionLine(row: PositionLineRow, gameStatus: GameStatus): PositionLine {
+  return {
+    id: row.id,
+    label: row.label,
+    payCents: row.pay_cents,
+    status: row.status,
+    official:
+      row.official_id === null
+        ? null
+        : { id: row.official_id, name: row.official_name ?? '', email: row.official_email ?? '' },
+    payment:
+      row.payment_id === null || row.payment_status === null || row.payment_mode === null
+        ? null
+        : {
+            id: row.payment_id,
+            status: row.payment_status,
+            mode: row.payment_mode,
+            amountCents: row.payment_cents ?? 0,
+          },
+    noShowable: canRecordNoShow(gameStatus, row.status, row.official_id !== null),
+  }
+}
+
+/** Why a game cannot be completed, or undefined when it can: only a fully claimed game completes. */
+export function completionBlocker(
+  game: LeagueGame,
+): 'already_completed' | 'cancelled' | 'open_positions' | undefined {
+  if (game.completable) return undefined
+  if (game.status === 'completed') return 'already_completed'
+  if (game.status === 'cancelled') return 'cancelled'
+  return 'open_positions'
+}
+
+/** What a no-show does to the position's payment: none to touch, kept (money moving or moved), or removed. */
+export function noShowPaymentEffect(line: PositionLine): 'none' | 'kept' | 'removed' {
+  if (!line.payment) return 'none'
+  return noShowKeepsPayment(line.payment.status) ? 'kept' : 'removed'
+}

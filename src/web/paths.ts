@@ -1,0 +1,72 @@
+// Every address of the app, defined once: a route module registers `pattern` (relative to the plugin's
+// prefix), and redirects and templates (as `it.path`) build links with `href`, whose parameters are typed
+// from the pattern. Nothing else in src/web writes an app path by hand.
+export const APP_PREFIX = '/app'
+
+/** `':leagueId' | ':userId'` → `'leagueId' | 'userId'` for a pattern like `/leagues/:leagueId/x/:userId`. */
+type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | ParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never
+
+/** Query parameters; undefined ones are left out, the others keep their order. */
+export type Query = Readonly<Record<string, string | number | undefined>>
+
+export type Href<P extends string> = [ParamNames<P>] extends [never]
+  ? (query?: Query) => string
+  : (params: Readonly<Record<ParamNames<P>, string>>, query?: Query) => string
+
+export interface AppPath<P extends string> {
+  /** The route as Fastify registers it under the prefix. */
+  readonly pattern: P
+  /** The whole address, prefix included. */
+  readonly href: Href<P>
+}
+
+function appPath<P extends string>(pattern: P): AppPath<P> {
+  const href = (...args: [Query?] | [Readonly<Record<string, string>>, Query?]) => {
+    const hasParams = pattern.includes(':')
+    const params = (hasParams ? args[0] : {}) as Readonly<Record<string, string>>
+    const query = (hasParams ? args[1] : args[0]) as Query | undefined
+    const path = pattern.replace(/:(\w+)/g, (_, name: string) => params[name] ?? '')
+    const search = new URLSearchParams()
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) search.set(name, String(value))
+    }
+    const text = search.toString()
+    return `${APP_PREFIX}${path}${text === '' ? '' : `?${text}`}`
+  }
+  return { pattern, href: href as Href<P> }
+}
+
+export const paths = {
+  home: appPath('/'),
+  signIn: appPath('/sign-in'),
+  signInLink: appPath('/sign-in/link'),
+  signOut: appPath('/sign-out'),
+  stylesheet: appPath('/static/:file'),
+  openGames: appPath('/open'),
+  claim: appPath('/claim'),
+  withdrawal: appPath('/withdraw/:positionId'),
+  withdraw: appPath('/withdraw'),
+  earnings: appPath('/earnings'),
+  leagues: appPath('/leagues'),
+  profile: appPath('/profile'),
+  calendar: appPath('/calendar'),
+  calendarFeed: appPath('/calendar.ics'),
+  organize: appPath('/organize'),
+  league: appPath('/organize/leagues/:leagueId'),
+  leagueOfficials: appPath('/organize/leagues/:leagueId/officials'),
+  approveOfficial: appPath('/organize/leagues/:leagueId/officials/:userId/approve'),
+  denyOfficial: appPath('/organize/leagues/:leagueId/officials/:userId/deny'),
+  payouts: appPath('/organize/leagues/:leagueId/payouts'),
+  payoutsCsv: appPath('/organize/leagues/:leagueId/payouts.csv'),
+  markSelectedPaid: appPath('/organize/leagues/:leagueId/payouts/mark-paid'),
+  completeGame: appPath('/organize/games/:gameId/complete'),
+  noShow: appPath('/organize/positions/:positionId/no-show'),
+  markPaid: appPath('/organize/payments/:paymentId/mark-paid'),
+  charge: appPath('/organize/payments/:paymentId/charge'),
+} as const
+
+export type Paths = typeof paths

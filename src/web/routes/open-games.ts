@@ -1,0 +1,55 @@
+// Open games an official can claim, a page at a time, and the Claim action. Refusals come back as a plain
+// notice on the page, never an error page: a lost race says someone else took the game, and a game of a
+// league the person does not officiate reads exactly like a missing one.
+import type { FastifyInstance } from 'fastify'
+import { claimPosition } from '../../domain/assignments.js'
+import { listOpenGames } from '../../domain/open-games.js'
+import type { WebContext } from '../context.js'
+import { idField, pageNumber } from '../forms.js'
+import { byDay, formatters } from '../format.js'
+import { signedIn } from '../guards.js'
+import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
+import { paths } from '../paths.js'
+
+type Code = 'taken' | 'gone' | 'not_allowed'
+
+const NOTICES: Notices<Code> = {
+  taken: { kind: 'error', text: 'Someone else took this game.' },
+  gone: { kind: 'error', text: 'That game is not open any more.' },
+  not_allowed: { kind: 'error', text: 'You cannot claim games in that league.' },
+}
+
+/** Every refusal a claim can meet, as the notice it shows: a missing game and another league's read alike. */
+const CLAIM_REFUSALS: Refusals<Code> = {
+  position_taken: 'taken',
+  game_not_found: 'gone',
+  position_not_found: 'gone',
+  no_open_position: 'gone',
+  position_not_open: 'gone',
+  not_a_league_official: 'not_allowed',
+}
+
+export function openGameRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
+  app.get(
+    paths.openGames.pattern,
+    signedIn(async (request, reply, person) => {
+      const page = pageNumber(request)
+      const { games, more } = await listOpenGames(deps, person, page)
+      const options = { title: 'Open games', nav: 'open', notice: noticeOf(request, NOTICES) } as const
+      const days = byDay(games, formatters(person.timeZone))
+      return sendPage(request, reply, 'open-games', options, { days, more, page })
+    }),
+  )
+
+  app.post(
+    paths.claim.pattern,
+    signedIn(async (request, reply, person) => {
+      const claim = { gameId: idField(request, 'gameId'), positionId: idField(request, 'positionId') }
+      return act(reply, () => claimPosition(deps, person, claim), {
+        done: () => paths.home.href({ notice: 'claimed' }),
+        back: (notice) => paths.openGames.href({ notice }),
+        refusals: CLAIM_REFUSALS,
+      })
+    }),
+  )
+}

@@ -1,0 +1,72 @@
+// What each template of views/ is handed, by its name: `sendPage(request, reply, 'organize-games', …, data)`
+// type-checks `data` against this map. Every template also gets the PageContext (pages.ts): the CSRF token,
+// the person, the formatters and `path`, the app's address builders.
+import type { Earning, EarningTotal } from '../domain/earnings.js'
+import type { GameQuery, LeagueGame, PositionLine } from '../domain/league-games.js'
+import type { LedgerLine, LedgerTotal } from '../domain/ledger.js'
+import type { PersonMembership } from '../domain/memberships.js'
+import type { OpenGame } from '../domain/open-games.js'
+import type { LeagueOverview, OrganizedLeague } from '../domain/organized-leagues.js'
+import type { SimulatedOutcome } from '../domain/payment-processor.js'
+import type { HeldGame, Schedule } from '../domain/schedule.js'
+import type { Official } from '../schemas/officials.js'
+
+type GameStatus = LeagueGame['status']
+type PaymentStatus = LedgerLine['status']
+
+/** Items grouped under the day they start on (format.ts `byDay`). */
+export type Days<T> = readonly { readonly day: string; readonly items: readonly T[] }[]
+
+/** The tabs above every page of one league (`_league-tabs.eta`). */
+interface LeagueTabs {
+  readonly league: OrganizedLeague
+  readonly tab: 'games' | 'officials' | 'payouts'
+}
+
+export interface Views {
+  message: { heading: string; text: string }
+  'sign-in': { email: string; error?: string | undefined; mailEnabled: boolean }
+  'sign-in-sent': { email: string; limited: boolean; mailEnabled: boolean }
+  'sign-in-link': { token: string | undefined }
+  schedule: Schedule & { page: number; status: (game: HeldGame) => string | undefined }
+  'open-games': { days: Days<OpenGame>; more: boolean; page: number }
+  withdraw: { game: HeldGame }
+  earnings: { payments: readonly Earning[]; totals: readonly EarningTotal[] }
+  leagues: { memberships: readonly PersonMembership[] }
+  profile: { timeZones: readonly string[] }
+  calendar: { feed?: { createdAt: string } | undefined; feedUrl?: string }
+  organize: { leagues: readonly LeagueOverview[] }
+  'organize-games': LeagueTabs & {
+    days: Days<LeagueGame>
+    query: GameQuery & { when: 'upcoming' | 'past' | 'all' }
+    statuses: readonly GameStatus[]
+    more: boolean
+    pageHref: (page: number) => string
+  }
+  'organize-complete': {
+    league: OrganizedLeague
+    game: LeagueGame
+    blocker: 'already_completed' | 'cancelled' | 'open_positions' | undefined
+  }
+  'organize-no-show': {
+    league: OrganizedLeague
+    game: LeagueGame
+    position: PositionLine
+    effect: 'none' | 'kept' | 'removed'
+  }
+  'organize-officials': LeagueTabs & { officials: readonly Official[] }
+  'organize-payouts': LeagueTabs & {
+    payments: readonly LedgerLine[]
+    totals: readonly LedgerTotal[]
+    more: boolean
+    status: PaymentStatus | undefined
+    statuses: readonly PaymentStatus[]
+    page: number
+    pageHref: (page: number) => string
+    csvHref: string
+    selectable: boolean
+  }
+  'organize-charge': { league: OrganizedLeague; payment: LedgerLine; outcomes: readonly SimulatedOutcome[] }
+}
+
+export type ViewName = keyof Views
