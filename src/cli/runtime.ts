@@ -2,7 +2,7 @@
 // DATABASE_URL, apply pending migrations, run, and always close so the process can exit.
 import { Option } from 'commander'
 import { openRuntime, type Runtime } from '../app.js'
-import { DEFAULT_DATABASE_URL, databaseUrlFrom } from '../config.js'
+import { databaseUrlFrom, flagHelp, SETTING } from '../config.js'
 import type { PaymentProcessor } from '../domain/payment-processor.js'
 
 export interface DatabaseFlags {
@@ -10,10 +10,7 @@ export interface DatabaseFlags {
 }
 
 export function databaseOption(): Option {
-  return new Option(
-    '--database <url>',
-    `file:PATH (SQLite; serve and migrate create it if missing) or postgres://user:pass@host/db (default: $DATABASE_URL, else ${DEFAULT_DATABASE_URL})`,
-  )
+  return new Option('--database <url>', flagHelp(SETTING.databaseUrl))
 }
 
 /**

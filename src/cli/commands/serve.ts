@@ -3,7 +3,14 @@
 import { Command } from 'commander'
 import type { FastifyInstance } from 'fastify'
 import { buildHttp, openRuntime, serveMetrics, type App } from '../../app.js'
-import { describeDatabase, loadConfig, settingsHelp, type ConfigFlags } from '../../config.js'
+import {
+  describeDatabase,
+  flagHelp,
+  loadConfig,
+  SETTING,
+  settingsHelp,
+  type ConfigFlags,
+} from '../../config.js'
 import { loggerOptions } from '../../logger.js'
 import { startDispatcher, type Dispatcher } from '../../webhooks/dispatcher.js'
 import { databaseOption } from '../runtime.js'
@@ -18,8 +25,8 @@ export function serveCommand(): Command {
         'info), each request with its reqId (also sent back as the Request-Id header). SIGTERM or SIGINT ' +
         'drains in-flight requests and exits 0.',
     )
-    .option('--port <n>', 'TCP port; 0 picks a free one (default: $PORT, else 3000)')
-    .option('--host <host>', 'interface to bind (default: $HOST, else 0.0.0.0)')
+    .option('--port <n>', flagHelp(SETTING.port))
+    .option('--host <host>', flagHelp(SETTING.host))
     .addOption(databaseOption())
     .option(
       '--no-worker',
