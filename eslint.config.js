@@ -8,9 +8,12 @@ const folders = Object.keys(LAYERS)
 
 // A folder's own files are imported as './x.js' (or '../x.js' from a subfolder); every other floor is
 // named in the path: a folder as '../store/x.js' or '../../store/x.js', a top-level file as '../config.js'.
-const isFolder = (layer) => existsSync(new URL(`./src/${layer}`, import.meta.url))
-const importsOf = (layer) =>
-  isFolder(layer) ? [`**/${layer}/**`] : [`./${layer}.js`, `../${layer}.js`, `../../${layer}.js`]
+// A floor may be both (config.ts and config/).
+const exists = (path) => existsSync(new URL(`./src/${path}`, import.meta.url))
+const importsOf = (layer) => [
+  ...(exists(layer) ? [`**/${layer}/**`] : []),
+  ...(exists(`${layer}.ts`) ? [`./${layer}.js`, `../${layer}.js`, `../../${layer}.js`] : []),
+]
 
 function floorRules(layer) {
   const allowed = new Set([layer, ...LAYERS[layer]])
@@ -47,9 +50,52 @@ export default tseslint.config(
   ...floors,
   {
     files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       // A function that reads in one sitting.
       'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
+      // A promise is awaited, returned or handed to something that handles its rejection.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    // Two findings in src/http/, which another branch owns as these rules arrive: body.ts does not await the
+    // JSON parse it starts in a callback, docs.ts hands an async hook where Scalar's types expect a sync one.
+    // Drop this block once they are settled there.
+    files: ['src/http/body.ts', 'src/http/docs.ts'],
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'off',
+      '@typescript-eslint/no-misused-promises': 'off',
+    },
+  },
+  {
+    // Rules read the time from Deps.clock, so tests move it. Measurement (durations in metrics and logs) may
+    // read the real clock: it lives outside these folders. The listed files are another branch's, moving to
+    // Deps.clock as this rule is written; drop them from the list as they do.
+    files: ['src/domain/**/*.ts', 'src/web/**/*.ts', 'src/operations/**/*.ts', 'src/cli/**/*.ts'],
+    ignores: [
+      'src/domain/api-keys.ts',
+      'src/domain/idempotency.ts',
+      'src/domain/webhook-endpoints.ts',
+      'src/domain/webhook-toolkit.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
+          message: 'Read the time from deps.clock (isoNow(deps.clock)), so tests can move it.',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the time from deps.clock (isoNow(deps.clock)), so tests can move it.',
+        },
+        {
+          selector: "ImportSpecifier[imported.name='nowIso']",
+          message: 'nowIso reads the system time: use isoNow(deps.clock).',
+        },
+      ],
     },
   },
   {

@@ -1,7 +1,7 @@
 // The one place environment variables and CLI flags become settings. Each setting is a row of the table in
 // config/settings.ts (name, flag, default, parser, help); this module groups the values each part of the
 // service takes and checks the settings that depend on each other.
-import { DEFAULT_MCP_MAX_BATCH, DEFAULT_DATABASE_URL, read, SETTING as S } from './config/settings.js'
+import { DEFAULT_MCP_MAX_BATCH, read, SETTING as S } from './config/settings.js'
 import { ConfigError } from './config/parse.js'
 import type { Limits } from './domain/deps.js'
 import type { HttpSettings } from './http/settings.js'
@@ -10,7 +10,7 @@ import type { AppSettings } from './web/settings.js'
 import { withLoopback } from './webhooks/address-guard.js'
 import type { WebhookSettings } from './webhooks/settings.js'
 
-export { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_MCP_MAX_BATCH }
+export { ConfigError, DEFAULT_MCP_MAX_BATCH }
 export { SETTING, SETTINGS, flagHelp, settingsHelp } from './config/settings.js'
 
 export interface Config {
@@ -31,7 +31,7 @@ export interface Config {
   readonly metrics: MetricsSettings
 }
 
-export interface MetricsSettings {
+interface MetricsSettings {
   /** A bearer token /metrics asks for; open without one. */
   readonly token?: string
   /** Serve /metrics on this port alone (and not on the service port). */
@@ -68,6 +68,7 @@ export function mcpBridgeKey(env: Env = process.env): string {
   return key
 }
 
+/** @public bench/scenarios/webhooks.mjs reads it from dist/. */
 export function webhookSettings(env: Env = process.env): WebhookSettings {
   const allowPrivate = read(S.allowPrivate, env)
   return Object.freeze({
@@ -82,7 +83,7 @@ export function webhookSettings(env: Env = process.env): WebhookSettings {
   })
 }
 
-export function httpSettings(env: Env = process.env): HttpSettings {
+function httpSettings(env: Env = process.env): HttpSettings {
   const requestTimeoutMs = read(S.requestTimeoutMs, env)
   // Unset, the header time-out shrinks to a shorter request time-out; set past it, Node would refuse to start.
   const headersTimeoutMs = env[S.headersTimeoutMs.name]
@@ -104,7 +105,7 @@ export function httpSettings(env: Env = process.env): HttpSettings {
 const DAY_MS = 24 * 3_600_000
 
 /** Where partners and people reach this server: REFDESK_PUBLIC_URL, else http://localhost:<port>. */
-export function publicUrlFrom(env: Env, servicePort: number): string {
+function publicUrlFrom(env: Env, servicePort: number): string {
   return read(S.publicUrl, env) ?? `http://localhost:${servicePort}`
 }
 
@@ -124,7 +125,7 @@ export function appSettings(env: Env = process.env): AppSettings {
   })
 }
 
-export function metricsSettings(env: Env = process.env, servicePort?: number): MetricsSettings {
+function metricsSettings(env: Env = process.env, servicePort?: number): MetricsSettings {
   const token = read(S.metricsToken, env)
   const metricsPort = read(S.metricsPort, env)
   if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === servicePort)

@@ -33,7 +33,7 @@ const SERVE: readonly Command[] = ['serve']
 const DAY_MS = 86_400_000
 const http = DEFAULT_HTTP_SETTINGS
 
-export const DEFAULT_DATABASE_URL = 'file:./data/refdesk.sqlite'
+const DEFAULT_DATABASE_URL = 'file:./data/refdesk.sqlite'
 
 export const DEFAULT_MCP_MAX_BATCH = 10
 

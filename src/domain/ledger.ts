@@ -17,7 +17,7 @@ export const PAYMENT_STATUSES: readonly PaymentStatus[] = [
   'requires_card',
   'failed',
 ]
-export const LEDGER_PAGE_SIZE = 100
+const LEDGER_PAGE_SIZE = 100
 
 export interface LedgerLine {
   readonly id: string

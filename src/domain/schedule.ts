@@ -32,7 +32,7 @@ export interface Schedule {
   readonly morePast: boolean
 }
 
-export const PAST_PAGE_SIZE = 50
+const PAST_PAGE_SIZE = 50
 
 export function toHeldGame(row: HeldPositionRow, at: string): HeldGame {
   return {

@@ -2,7 +2,7 @@
 // ApiError's status and code; anything else is a fault, logged and answered with a plain 500.
 import { ApiError } from '../domain/errors.js'
 
-export const INTERNAL_ERROR = { error: 'internal_error' } as const
+const INTERNAL_ERROR = { error: 'internal_error' } as const
 
 export interface Answer {
   status: number

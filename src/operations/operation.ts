@@ -10,11 +10,11 @@ import { DataEnvelope } from '../schemas/common.js'
 import { answerError, type Answer, type FaultLog } from './answer.js'
 import { validate } from './validation.js'
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
 type Output<T> = T extends ZodType ? z.output<T> : undefined
 
-export interface OperationInput<P, Q, B> {
+interface OperationInput<P, Q, B> {
   caller: PartnerCaller
   params: Output<P>
   query: Output<Q>

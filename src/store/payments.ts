@@ -18,7 +18,7 @@ export function findPaymentInScope(
     .executeTakeFirst()
 }
 
-export function findPayment(db: Kysely<Db>, id: string): Promise<PaymentRow | undefined> {
+function findPayment(db: Kysely<Db>, id: string): Promise<PaymentRow | undefined> {
   return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst()
 }
 

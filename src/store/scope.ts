@@ -13,10 +13,10 @@ export type ScopeParams = {
 
 export type PartnerScope = ScopeParams & { readonly kind: 'partner' }
 
-export type ConsoleScope = { readonly kind: 'console' }
+type ConsoleScope = { readonly kind: 'console' }
 
 /** A signed-in person's leagues, by the role the action needs. */
-export type PersonScope = { readonly kind: 'organizer' | 'official'; readonly userIds: readonly string[] }
+type PersonScope = { readonly kind: 'organizer' | 'official'; readonly userIds: readonly string[] }
 
 export type Scope = PartnerScope | ConsoleScope | PersonScope
 

@@ -11,7 +11,7 @@ export type PaymentStatus = 'pending' | 'processing' | 'paid' | 'requires_card' 
 /** Times are ISO strings `YYYY-MM-DDTHH:MM:SS.sssZ`, so text order is time order on both databases. */
 type Time = string
 
-export interface UsersTable {
+interface UsersTable {
   seq: Generated<number>
   id: string
   source: string
@@ -22,7 +22,7 @@ export interface UsersTable {
   updated_at: Time
 }
 
-export interface ApiKeysTable {
+interface ApiKeysTable {
   seq: Generated<number>
   id: string
   source: string
@@ -37,13 +37,13 @@ export interface ApiKeysTable {
   last_used_at: Time | null
 }
 
-export interface KeyGrantsTable {
+interface KeyGrantsTable {
   key_id: string
   league_id: string
   created_at: Time
 }
 
-export interface LeaguesTable {
+interface LeaguesTable {
   seq: Generated<number>
   id: string
   source: string
@@ -56,7 +56,7 @@ export interface LeaguesTable {
   updated_at: Time
 }
 
-export interface MembershipsTable {
+interface MembershipsTable {
   seq: Generated<number>
   id: string
   league_id: string
@@ -67,7 +67,7 @@ export interface MembershipsTable {
   updated_at: Time
 }
 
-export interface GamesTable {
+interface GamesTable {
   seq: Generated<number>
   id: string
   league_id: string
@@ -83,7 +83,7 @@ export interface GamesTable {
   updated_at: Time
 }
 
-export interface PositionsTable {
+interface PositionsTable {
   seq: Generated<number>
   id: string
   game_id: string
@@ -94,7 +94,7 @@ export interface PositionsTable {
   updated_at: Time
 }
 
-export interface ClaimsTable {
+interface ClaimsTable {
   seq: Generated<number>
   id: string
   position_id: string
@@ -103,7 +103,7 @@ export interface ClaimsTable {
   created_at: Time
 }
 
-export interface PaymentsTable {
+interface PaymentsTable {
   seq: Generated<number>
   id: string
   position_id: string
@@ -120,7 +120,7 @@ export interface PaymentsTable {
   updated_at: Time
 }
 
-export interface OutboxEventsTable {
+interface OutboxEventsTable {
   seq: Generated<number>
   id: string
   event: string
@@ -136,7 +136,7 @@ export interface OutboxEventsTable {
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed'
 
-export interface WebhookEndpointsTable {
+interface WebhookEndpointsTable {
   seq: Generated<number>
   id: string
   source: string
@@ -153,7 +153,7 @@ export interface WebhookEndpointsTable {
   disabled_at: Generated<Time | null>
 }
 
-export interface WebhookDeliveriesTable {
+interface WebhookDeliveriesTable {
   seq: Generated<number>
   id: string
   endpoint_id: string
@@ -171,7 +171,7 @@ export interface WebhookDeliveriesTable {
   lease_until: Time | null
 }
 
-export interface WebhookAttemptsTable {
+interface WebhookAttemptsTable {
   seq: Generated<number>
   delivery_id: string
   attempted_at: Time
@@ -181,7 +181,7 @@ export interface WebhookAttemptsTable {
 }
 
 /** The app's tables (migration 0003). A person is an email address; secrets are stored as SHA-256 hex. */
-export interface SignInLinksTable {
+interface SignInLinksTable {
   seq: Generated<number>
   token_hash: string
   email: string
@@ -190,14 +190,14 @@ export interface SignInLinksTable {
   used_at: Time | null
 }
 
-export interface SignInLimitsTable {
+interface SignInLimitsTable {
   /** `address:<sha256>` or `client:<sha256>`. */
   key: string
   window_started_at: Time
   hits: number
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   seq: Generated<number>
   token_hash: string
   email: string
@@ -205,7 +205,7 @@ export interface SessionsTable {
   expires_at: Time
 }
 
-export interface ProfilesTable {
+interface ProfilesTable {
   seq: Generated<number>
   email: string
   time_zone: string
@@ -213,16 +213,16 @@ export interface ProfilesTable {
   updated_at: Time
 }
 
-export interface CalendarFeedsTable {
+interface CalendarFeedsTable {
   seq: Generated<number>
   email: string
   token_hash: string
   created_at: Time
 }
 
-export type IdempotencyStatus = 'running' | 'completed'
+type IdempotencyStatus = 'running' | 'completed'
 
-export interface IdempotencyKeysTable {
+interface IdempotencyKeysTable {
   seq: Generated<number>
   api_key_id: string
   idempotency_key: string

@@ -11,7 +11,7 @@ import type { ViewName, Views } from './views.js'
 
 const eta = new Eta({ views: VIEWS_DIR, cache: true })
 
-export type NavKey = 'schedule' | 'open' | 'earnings' | 'leagues' | 'organize' | 'calendar' | 'profile'
+type NavKey = 'schedule' | 'open' | 'earnings' | 'leagues' | 'organize' | 'calendar' | 'profile'
 
 const NAV: readonly { key: NavKey; label: string; href: string }[] = [
   { key: 'schedule', label: 'Schedule', href: paths.home.href() },
@@ -23,7 +23,7 @@ const NAV: readonly { key: NavKey; label: string; href: string }[] = [
   { key: 'profile', label: 'Profile', href: paths.profile.href() },
 ]
 
-export interface PageOptions {
+interface PageOptions {
   readonly title: string
   readonly status?: number
   readonly nav?: NavKey
@@ -31,7 +31,7 @@ export interface PageOptions {
 }
 
 /** What every template gets besides its own data. */
-export interface PageContext {
+interface PageContext {
   readonly csrf: string
   readonly person: Person | undefined
   readonly format: Formatters

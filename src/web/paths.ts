@@ -11,9 +11,9 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
     : never
 
 /** Query parameters; undefined ones are left out, the others keep their order. */
-export type Query = Readonly<Record<string, string | number | undefined>>
+type Query = Readonly<Record<string, string | number | undefined>>
 
-export type Href<P extends string> = [ParamNames<P>] extends [never]
+type Href<P extends string> = [ParamNames<P>] extends [never]
   ? (query?: Query) => string
   : (params: Readonly<Record<ParamNames<P>, string>>, query?: Query) => string
 

@@ -15,7 +15,7 @@ type GameStatus = LeagueGame['status']
 type PaymentStatus = LedgerLine['status']
 
 /** Items grouped under the day they start on (format.ts `byDay`). */
-export type Days<T> = readonly { readonly day: string; readonly items: readonly T[] }[]
+type Days<T> = readonly { readonly day: string; readonly items: readonly T[] }[]
 
 /** The tabs above every page of one league (`_league-tabs.eta`). */
 interface LeagueTabs {

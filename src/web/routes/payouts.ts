@@ -184,7 +184,7 @@ const CSV_COLUMNS: readonly [string, (p: LedgerLine) => string | number | null][
  * RFC 4180, with text that a spreadsheet would run as a formula (names and places come from partners)
  * prefixed by an apostrophe.
  */
-export function toCsv(payments: readonly LedgerLine[]): string {
+function toCsv(payments: readonly LedgerLine[]): string {
   const cell = (value: string | number | null) => {
     let text = value === null ? '' : String(value)
     if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
