@@ -4,11 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError, type ErrorCode } from '../domain/errors.js'
 import { queryString } from './forms.js'
-
-export interface Notice {
-  readonly kind: 'success' | 'info' | 'error'
-  readonly text: string
-}
+import type { Notice } from './pages.js'
 
 /** A page's notices by code: the code travels in the address (`?notice=code`), never the text. */
 export type Notices<C extends string> = Readonly<Record<C, Notice>>

@@ -5,7 +5,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Person } from '../domain/sessions.js'
 import { VIEWS_DIR } from './assets.js'
 import { formatters, type Formatters } from './format.js'
-import type { Notice } from './notices.js'
 import { paths, type Paths } from './paths.js'
 import type { ViewName, Views } from './views.js'
 
@@ -22,6 +21,12 @@ const NAV: readonly { key: NavKey; label: string; href: string }[] = [
   { key: 'calendar', label: 'Calendar', href: paths.calendar.href() },
   { key: 'profile', label: 'Profile', href: paths.profile.href() },
 ]
+
+/** A line at the top of a page: what an action did, or why it did not (notices.ts). */
+export interface Notice {
+  readonly kind: 'success' | 'info' | 'error'
+  readonly text: string
+}
 
 interface PageOptions {
   readonly title: string
