@@ -161,7 +161,7 @@ function relax(m, slots, incumbent, deadlineAt) {
  * @param {number} deadlineAt
  * @param {number} [target] stop at a plan this cheap
  */
-function solveInteger(m, pairs, incumbent, gap, deadlineAt, target = -Infinity) {
+function solveInteger(m, pairs, incumbent, gap, deadlineAt, target) {
   m.addPairs(
     [...new Set([...pairs, ...incumbent])].sort((a, b) => a - b),
     true,
@@ -169,12 +169,8 @@ function solveInteger(m, pairs, incumbent, gap, deadlineAt, target = -Infinity) 
   m.startFrom(incumbent)
   const left = secondsLeft(deadlineAt)
   if (left === 0) return { pairs: incumbent, proven: false }
-  const status = m.run({
-    time_limit: left,
-    mip_rel_gap: 0,
-    mip_abs_gap: gap - EPSILON,
-    objective_target: target,
-  })
+  const limits = { time_limit: left, mip_rel_gap: 0, mip_abs_gap: gap - EPSILON }
+  const status = m.run(target === undefined ? limits : { ...limits, objective_target: target })
   const found = m.hasFeasibleSolution() ? m.chosenPairs() : incumbent
   return { pairs: beats(m.judge, found, incumbent) ? found : incumbent, proven: status === STATUS_OPTIMAL }
 }

@@ -3,16 +3,10 @@
 // because the deadline ends a solve by terminating the thread, instance and all. Plain JavaScript:
 // a worker loads it the same from src/ under the tests and from dist/.
 import { parentPort } from 'node:worker_threads'
-import highsDefault from 'highs'
 import { solveExact } from './exact.mjs'
 import { greedyAssignment } from './greedy.mjs'
+import { loadHighs } from './highs.mjs'
 import { analyse } from './structure.mjs'
-
-// The package's types describe its CommonJS build, where the default import is the whole module; the
-// ES build this file loads exports the loader itself.
-const loadHighs = /** @type {(options: import('highs').InitOptions) => Promise<import('highs').Highs>} */ (
-  /** @type {unknown} */ (highsDefault)
-)
 
 /**
  * @typedef {object} Job
