@@ -1,7 +1,5 @@
 // The assignor's solver: the plan that fills the most positions any rule-abiding assignment could, then
 // prefers level margin, short trips and an even spread (docs/assignor.md). Pure: no database, no HTTP.
-import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
 import { greedyAssignment } from './greedy.mjs'
 import { packFrame, packPairs, packed as packedOf, type PackedProblem } from './problem.mjs'
@@ -12,27 +10,17 @@ export type * from './types.js'
 export { COST_UNITS_PER_KM, LEVEL_MARGIN_REWARD, SPREAD_STEP, UNKNOWN_DISTANCE_KM } from './weights.mjs'
 
 /** Pairs packed between two turns of the event loop: a few ms of work at most. */
-const PACK_CHUNK = 8192
+const PACK_CHUNK = 2048
 /** The solver stops this long before the deadline (at most a tenth of it) to hand its plan over in time. */
 const HAND_OVER_MS = 250
 
-/** A compiled WebAssembly.Module (declared by the DOM lib, which this project does not load). */
-type WasmModule = object
-const { WebAssembly: wasmApi } = globalThis as unknown as {
-  WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> }
-}
-
-let compiled: Promise<WasmModule> | undefined
-
 /**
- * HiGHS compiled once per process, off the event loop; each plan's worker instantiates it, so a plan
- * neither recompiles 3.5 MB of WASM nor loses the optimised code earlier plans left.
+ * HiGHS compiled (a WebAssembly.Module, typed by the DOM lib this project does not load). The first
+ * plan's worker compiles it and hands it back; later plans' workers instantiate it, so no plan but the
+ * first compiles 3.5 MB of WASM or starts from unoptimised code, and the event loop never compiles it
+ * (V8 finishes a compile on the calling thread: some 90 ms here).
  */
-function highsModule(): Promise<WasmModule> {
-  const path = createRequire(import.meta.url).resolve('highs/runtime')
-  compiled ??= readFile(path).then((bytes) => wasmApi.compile(bytes))
-  return compiled
-}
+let compiled: object | undefined
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
@@ -52,6 +40,7 @@ interface Answer {
 }
 
 type Message =
+  | { kind: 'compiled'; wasmModule: object }
   | { kind: 'greedy'; chosen: Int32Array; slotFirst: Int32Array }
   | { kind: 'plan'; chosen: Int32Array; optimal: boolean }
   | { kind: 'error'; message: string }
@@ -60,7 +49,7 @@ type Message =
  * Runs the solve in a worker until `deadlineAt`; past it the worker is terminated and the answer is
  * its greedy plan, or undefined when it had not sent one yet.
  */
-function solveInWorker(P: PackedProblem, deadlineAt: number, wasmModule: WasmModule) {
+function solveInWorker(P: PackedProblem, deadlineAt: number) {
   return new Promise<Answer | undefined>((resolve, reject) => {
     const worker = new Worker(new URL('./solve-worker.mjs', import.meta.url))
     let greedy: Answer | undefined
@@ -73,14 +62,15 @@ function solveInWorker(P: PackedProblem, deadlineAt: number, wasmModule: WasmMod
     }
     const timer = setTimeout(() => finish(greedy), Math.max(0, deadlineAt - Date.now()))
     worker.on('message', (message: Message) => {
-      if (message.kind === 'greedy') greedy = { ...message, optimal: false }
+      if (message.kind === 'compiled') compiled = message.wasmModule
+      else if (message.kind === 'greedy') greedy = { ...message, optimal: false }
       else if (message.kind === 'plan' && greedy) finish({ ...greedy, ...message })
       else if (message.kind === 'error') finish(undefined, new Error(`assignor: ${message.message}`))
     })
     worker.on('error', (error) => finish(undefined, error))
     worker.on('exit', () => finish(greedy))
     const handOver = Math.min(HAND_OVER_MS, (deadlineAt - Date.now()) / 10)
-    worker.postMessage({ packed: P, deadlineAt: deadlineAt - handOver, wasmModule })
+    worker.postMessage({ packed: P, deadlineAt: deadlineAt - handOver, wasmModule: compiled })
   })
 }
 
@@ -125,8 +115,8 @@ function toPlan(P: PackedProblem, answer: Answer, solveMs: number): Plan {
 export async function planAssignments(problem: AssignmentProblem, options: PlanOptions): Promise<Plan> {
   const started = performance.now()
   const deadlineAt = Date.now() + options.deadlineMs
-  const [P, wasmModule] = await Promise.all([pack(problem), highsModule()])
-  const answer = Date.now() < deadlineAt ? await solveInWorker(P, deadlineAt, wasmModule) : undefined
+  const P = await pack(problem)
+  const answer = Date.now() < deadlineAt ? await solveInWorker(P, deadlineAt) : undefined
   return toPlan(P, answer ?? greedyAnswer(P), Math.round(performance.now() - started))
 }
 
