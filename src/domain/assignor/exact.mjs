@@ -212,9 +212,21 @@ function onFace(m, zero, ones, target, deadlineAt) {
  * @param {number[]} incumbent the component's current plan (a feasible start)
  * @param {number} deadlineAt
  * @param {Uint8Array} [must] slots the plan must fill (see Fill)
+ * @param {boolean} [proofOnly] skip the shortcuts (an integral LP, the searches near the bound): the
+ *   proof alone must reach the optimum, which the tests check
  * @returns {ComponentResult}
  */
-export function solveComponent(highs, P, S, slots, phase, incumbent, deadlineAt, must = NONE) {
+export function solveComponent(
+  highs,
+  P,
+  S,
+  slots,
+  phase,
+  incumbent,
+  deadlineAt,
+  must = NONE,
+  proofOnly = false,
+) {
   const fill = {
     must,
     floor: incumbent.filter((p) => must[P.pairSlot[p]] !== 1).length,
@@ -225,7 +237,7 @@ export function solveComponent(highs, P, S, slots, phase, incumbent, deadlineAt,
     new RestrictedModel(highs, P, S, phase, fill, tight)
   const lp = using(fresh(), (m) => relax(m, slots, incumbent, deadlineAt))
   if (lp === null) return { pairs: incumbent, proven: false }
-  if (lp.integral) return { pairs: lp.integral, proven: true }
+  if (lp.integral && !proofOnly) return { pairs: lp.integral, proven: true }
   const gap = tolerance(judge, lp.bound)
   const within = (/** @type {number[]} */ plan) => objective(judge, plan) - gap < lp.bound - EPSILON
   const pool = (/** @type {number} */ reach) =>
@@ -240,7 +252,7 @@ export function solveComponent(highs, P, S, slots, phase, incumbent, deadlineAt,
     },
   ]
   let best = incumbent
-  for (const search of searches) {
+  for (const search of proofOnly ? [] : searches) {
     const found = search()
     if (found && beats(judge, found, best)) best = found
     if (within(best)) return { pairs: best, proven: true }
@@ -297,9 +309,11 @@ function bestSingle(P, S, s) {
  * @param {import('./structure.mjs').Structure} S
  * @param {number} deadlineAt
  * @param {Int32Array} [start] a feasible plan to start from (the greedy one by default)
+ * @param {{ proofOnly?: boolean }} [options] see solveComponent
  * @returns {{ chosen: Int32Array, optimal: boolean }}
  */
-export function solveExact(highs, P, S, deadlineAt, start = greedyAssignment(P, S)) {
+export function solveExact(highs, P, S, deadlineAt, start = greedyAssignment(P, S), options = {}) {
+  const proofOnly = options.proofOnly ?? false
   const chosen = start.slice()
   let optimal = true
   const apply = (/** @type {Int32Array} */ slots, /** @type {ComponentResult} */ result) => {
@@ -313,7 +327,10 @@ export function solveExact(highs, P, S, deadlineAt, start = greedyAssignment(P, 
     const fillable = slots.filter((s) => S.slotFirst[s + 1] > S.slotFirst[s])
     // Every position that has a candidate is filled: no plan fills more, nothing to solve.
     if (planIn(chosen, slots).length < fillable.length) {
-      apply(slots, solveComponent(highs, P, S, slots, 'count', planIn(chosen, slots), deadlineAt))
+      apply(
+        slots,
+        solveComponent(highs, P, S, slots, 'count', planIn(chosen, slots), deadlineAt, NONE, proofOnly),
+      )
     }
     if (planIn(chosen, slots).length === fillable.length) for (const s of fillable) must[s] = 1
   }
@@ -321,7 +338,7 @@ export function solveExact(highs, P, S, deadlineAt, start = greedyAssignment(P, 
     const incumbent = planIn(chosen, slots)
     if (incumbent.length === 0) continue
     if (slots.length === 1) apply(slots, { pairs: [bestSingle(P, S, slots[0])], proven: true })
-    else apply(slots, solveComponent(highs, P, S, slots, 'prefer', incumbent, deadlineAt, must))
+    else apply(slots, solveComponent(highs, P, S, slots, 'prefer', incumbent, deadlineAt, must, proofOnly))
   }
   return { chosen, optimal }
 }

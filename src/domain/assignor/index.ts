@@ -2,7 +2,7 @@
 // prefers level margin, short trips and an even spread (docs/assignor.md). Pure: no database, no HTTP.
 import { Worker } from 'node:worker_threads'
 import { greedyAssignment } from './greedy.mjs'
-import { packFrame, packPairs, packed as packedOf, type PackedProblem } from './problem.mjs'
+import { packFrame, packPairs, packProblem, packed as packedOf, type PackedProblem } from './problem.mjs'
 import { candidatesOf } from './structure.mjs'
 import type { AssignmentProblem, Plan, PlanOptions, Proposal } from './types.js'
 
@@ -126,8 +126,6 @@ export async function planAssignments(problem: AssignmentProblem, options: PlanO
  */
 export function greedyPlan(problem: AssignmentProblem): Plan {
   const started = performance.now()
-  const packed = packFrame(problem)
-  packPairs(problem, packed, 0, problem.pairs.length)
-  const P = packedOf(packed)
+  const P = packProblem(problem)
   return toPlan(P, greedyAnswer(P), Math.round(performance.now() - started))
 }

@@ -40,7 +40,7 @@ export class RestrictedModel {
     this.cliqueRow = new Int32Array(S.cliqueTime.length).fill(-1)
     this.capRow = new Int32Array(P.officialKeys.length * this.days).fill(-1)
     this.linkRow = new Int32Array(P.officialKeys.length).fill(-1)
-    /** y columns of official o: spreadCols[o] .. spreadCols[o] + maxNew[o]; -1 before o has any pair */
+    /** y columns of official o: spreadCol[o] .. spreadCol[o] + maxNew[o]; -1 before o has any pair */
     this.spreadCol = new Int32Array(P.officialKeys.length).fill(-1)
     this.pairCol = new Int32Array(P.pairSlot.length).fill(-1)
     /** @type {number[]} the pair of each x column, -1 for a spread column */
@@ -268,34 +268,6 @@ export class RestrictedModel {
   integral() {
     const { colValue } = this.model.getSolution()
     return this.colPair.every((p, c) => p < 0 || Math.abs(colValue[c] - Math.round(colValue[c])) < 1e-7)
-  }
-
-  /** Makes every x column integer: the model is a MIP from here on. */
-  makeInteger() {
-    const cols = this.colPair.flatMap((p, c) => (p >= 0 ? [c] : []))
-    if (cols.length === 0) return
-    this.model.changeColsIntegrality(
-      { kind: 'set', indices: Int32Array.from(cols) },
-      new Int32Array(cols.length).fill(INTEGER),
-    )
-  }
-
-  /**
-   * Bounds at zero the x columns whose reduced cost exceeds `reach`: no better plan uses them. The
-   * incumbent's stay free, so it remains a feasible start.
-   * @param {Float64Array} colDual the LP's reduced costs
-   * @param {number} reach
-   * @param {number[]} incumbent
-   */
-  fixAbove(colDual, reach, incumbent) {
-    const keep = new Set(incumbent)
-    const cols = this.colPair.flatMap((p, c) => (p >= 0 && colDual[c] > reach && !keep.has(p) ? [c] : []))
-    if (cols.length === 0) return
-    this.model.changeColsBounds(
-      { kind: 'set', indices: Int32Array.from(cols) },
-      new Float64Array(cols.length),
-      new Float64Array(cols.length),
-    )
   }
 
   /**

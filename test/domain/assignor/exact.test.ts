@@ -18,10 +18,11 @@ beforeAll(async () => {
 })
 
 /** The exact solver's plan as slot key → official key. */
-function solve(problem: AssignmentProblem) {
+function solve(problem: AssignmentProblem, proofOnly = false) {
   const P = packProblem(problem)
   const S = analyse(P)
-  const { chosen, optimal } = solveExact(highs, P, S, Date.now() + 60_000, greedyAssignment(P, S))
+  const deadlineAt = Date.now() + 60_000
+  const { chosen, optimal } = solveExact(highs, P, S, deadlineAt, greedyAssignment(P, S), { proofOnly })
   const assignment = new Map<string, string>()
   for (const p of chosen) {
     if (p >= 0) assignment.set(problem.pairs[p]!.slotKey, problem.pairs[p]!.officialKey)
@@ -46,16 +47,19 @@ const larger: fc.Arbitrary<Shape> = fc.record({
 })
 
 describe('the exact solver', () => {
-  it('fills as many positions as exhaustive search, then matches its best cost, and says it is optimal', () => {
+  it.each([
+    ['with its shortcuts', false],
+    ['by the reduced-cost proof alone', true],
+  ])('fills as many positions as exhaustive search, then matches its best cost (%s)', (_how, proofOnly) => {
     fc.assert(
       fc.property(seed, small, (s, shape) => {
         const problem = instance(s, shape)
-        const { assignment, optimal } = solve(problem)
+        const { assignment, optimal } = solve(problem, proofOnly)
         expect(violations(problem, assignment)).toEqual([])
         expect({ filled: assignment.size, cost: costOf(problem, assignment) }).toEqual(bruteForce(problem))
         expect(optimal).toBe(true)
       }),
-      { numRuns: 200 },
+      { numRuns: 150 },
     )
   })
 
