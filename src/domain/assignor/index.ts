@@ -56,6 +56,8 @@ function solveInWorker(P: PackedProblem, deadlineAt: number) {
     const finish = (answer: Answer | undefined, error?: Error) => {
       clearTimeout(timer)
       worker.removeAllListeners()
+      // Whatever the terminated thread still reports has no one waiting for it.
+      worker.on('error', () => {})
       void worker.terminate()
       if (error) reject(error)
       else resolve(answer)
