@@ -1,0 +1,138 @@
+// The assignor's solver: the plan that fills the most positions any rule-abiding assignment could, then
+// prefers level margin, short trips and an even spread (docs/assignor.md). Pure: no database, no HTTP.
+import { Worker } from 'node:worker_threads'
+import { greedyAssignment } from './greedy.mjs'
+import { packFrame, packPairs, packProblem, packed as packedOf, type PackedProblem } from './problem.mjs'
+import { candidatesOf } from './structure.mjs'
+import type { AssignmentProblem, Plan, PlanOptions, Proposal } from './types.js'
+
+// The solve's deadline is a compute budget on real time (shared with the worker thread, whose own
+// performance.now() has another origin), not a business rule: deps.clock does not apply.
+// eslint-disable-next-line no-restricted-syntax
+const realNow = (): number => Date.now()
+
+export type * from './types.js'
+export { COST_UNITS_PER_KM, LEVEL_MARGIN_REWARD, SPREAD_STEP, UNKNOWN_DISTANCE_KM } from './weights.mjs'
+
+/** Pairs packed between two turns of the event loop: a few ms of work at most. */
+const PACK_CHUNK = 2048
+/** The solver stops this long before the deadline (at most a tenth of it) to hand its plan over in time. */
+const HAND_OVER_MS = 250
+
+/**
+ * HiGHS compiled (a WebAssembly.Module, typed by the DOM lib this project does not load). The first
+ * plan's worker compiles it and hands it back; later plans' workers instantiate it, so no plan but the
+ * first compiles 3.5 MB of WASM or starts from unoptimised code, and the event loop never compiles it
+ * (V8 finishes a compile on the calling thread: some 90 ms here).
+ */
+let compiled: object | undefined
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+async function pack(problem: AssignmentProblem): Promise<PackedProblem> {
+  const frame = packFrame(problem)
+  for (let from = 0; from < problem.pairs.length; from += PACK_CHUNK) {
+    await turn()
+    packPairs(problem, frame, from, Math.min(problem.pairs.length, from + PACK_CHUNK))
+  }
+  return packedOf(frame)
+}
+
+interface Answer {
+  chosen: Int32Array
+  slotFirst: Int32Array
+  optimal: boolean
+}
+
+type Message =
+  | { kind: 'compiled'; wasmModule: object }
+  | { kind: 'greedy'; chosen: Int32Array; slotFirst: Int32Array }
+  | { kind: 'plan'; chosen: Int32Array; optimal: boolean }
+  | { kind: 'error'; message: string }
+
+/**
+ * Runs the solve in a worker until `deadlineAt`; past it the worker is terminated and the answer is
+ * its greedy plan, or undefined when it had not sent one yet.
+ */
+function solveInWorker(P: PackedProblem, deadlineAt: number) {
+  return new Promise<Answer | undefined>((resolve, reject) => {
+    const worker = new Worker(new URL('./solve-worker.mjs', import.meta.url))
+    let greedy: Answer | undefined
+    const finish = (answer: Answer | undefined, error?: Error) => {
+      clearTimeout(timer)
+      worker.removeAllListeners()
+      // Whatever the terminated thread still reports has no one waiting for it.
+      worker.on('error', () => {})
+      void worker.terminate()
+      if (error) reject(error)
+      else resolve(answer)
+    }
+    const timer = setTimeout(() => finish(greedy), Math.max(0, deadlineAt - realNow()))
+    worker.on('message', (message: Message) => {
+      if (message.kind === 'compiled') compiled = message.wasmModule
+      else if (message.kind === 'greedy') greedy = { ...message, optimal: false }
+      else if (message.kind === 'plan' && greedy) finish({ ...greedy, ...message })
+      else if (message.kind === 'error') finish(undefined, new Error(`assignor: ${message.message}`))
+    })
+    worker.on('error', (error) => finish(undefined, error))
+    worker.on('exit', () => finish(greedy))
+    const handOver = Math.min(HAND_OVER_MS, (deadlineAt - realNow()) / 10)
+    worker.postMessage({ packed: P, deadlineAt: deadlineAt - handOver, wasmModule: compiled })
+  })
+}
+
+function greedyAnswer(P: PackedProblem): Answer {
+  const candidates = candidatesOf(P)
+  return { chosen: greedyAssignment(P, candidates), slotFirst: candidates.slotFirst, optimal: false }
+}
+
+function toPlan(P: PackedProblem, answer: Answer, solveMs: number): Plan {
+  const planned = new Int32Array(P.officialKeys.length)
+  for (const p of answer.chosen) if (p >= 0) planned[P.pairOfficial[p]!]!++
+  const proposals: Proposal[] = []
+  const unfilled: string[] = []
+  answer.chosen.forEach((p, s) => {
+    const slotKey = P.slotKeys[s]!
+    if (p < 0) return void unfilled.push(slotKey)
+    const o = P.pairOfficial[p]!
+    const distance = P.pairDistance[p]!
+    const eligibleOfficials = answer.slotFirst[s + 1]! - answer.slotFirst[s]!
+    proposals.push({
+      slotKey,
+      officialKey: P.officialKeys[o]!,
+      terms: {
+        levelMargin: P.pairMargin[p]!,
+        distanceKm: Number.isNaN(distance) ? null : distance,
+        gamesHeld: P.held[o]!,
+        gamesPlanned: planned[o]!,
+        eligibleOfficials,
+        onlyEligible: eligibleOfficials === 1,
+      },
+    })
+  })
+  const stats = { positions: P.slotKeys.length, filled: proposals.length, optimal: answer.optimal, solveMs }
+  return { proposals, unfilled, stats }
+}
+
+/**
+ * The plan: the most positions filled (exactly the maximum), then the preferences (docs/assignor.md).
+ * The solve runs in a worker; past `deadlineMs` the greedy plan answers with `optimal: false`. The
+ * same problem, in any order, gives the same plan (a solve cut short by its deadline excepted).
+ */
+export async function planAssignments(problem: AssignmentProblem, options: PlanOptions): Promise<Plan> {
+  const started = performance.now()
+  const deadlineAt = realNow() + options.deadlineMs
+  const P = await pack(problem)
+  const answer = realNow() < deadlineAt ? await solveInWorker(P, deadlineAt) : undefined
+  return toPlan(P, answer ?? greedyAnswer(P), Math.round(performance.now() - started))
+}
+
+/**
+ * The greedy pass alone: scarcest positions first, each to the feasible official it costs least. Obeys
+ * every hard rule; the yardstick the bench holds the solver against. Synchronous, on the caller's thread.
+ */
+export function greedyPlan(problem: AssignmentProblem): Plan {
+  const started = performance.now()
+  const P = packProblem(problem)
+  return toPlan(P, greedyAnswer(P), Math.round(performance.now() - started))
+}
