@@ -2,7 +2,7 @@
 // rule, and the plan it gets back. Keys are the caller's ids; times are milliseconds since the epoch.
 
 /** One open position to fill. All positions of one game share its interval. */
-interface AssignorSlot {
+export interface AssignorSlot {
   /** The position id. */
   readonly key: string
   /** The game id: one official never takes two positions of one game. */
@@ -13,7 +13,7 @@ interface AssignorSlot {
   readonly day: string
 }
 
-interface AssignorOfficial {
+export interface AssignorOfficial {
   /** The user id. */
   readonly key: string
   /** Games they already hold in the planning window: where the spread term starts counting. */
@@ -43,7 +43,7 @@ export interface AssignmentProblem {
 }
 
 /** What decided a proposal, for the `why` integration writes. */
-interface ProposalTerms {
+export interface ProposalTerms {
   readonly levelMargin: number
   readonly distanceKm: number | null
   /** Games the official held in the window before this plan. */
@@ -62,7 +62,7 @@ export interface Proposal {
   readonly terms: ProposalTerms
 }
 
-interface PlanStats {
+export interface PlanStats {
   readonly positions: number
   readonly filled: number
   /** The count is the proven maximum and the preferences are proven best among plans that reach it. */
