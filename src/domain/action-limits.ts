@@ -8,7 +8,7 @@ import type { Deps } from './deps.js'
 import { hashSecret } from './secret-tokens.js'
 
 /** Claims and withdrawals a person may make per window. */
-export const ACTIONS_PER_WINDOW = 30
+const ACTIONS_PER_WINDOW = 30
 export const ACTION_WINDOW_MS = 60_000
 
 /** Counts one action of the person: false when it is over the limit (and must not run). */
