@@ -87,9 +87,9 @@ export async function claimPosition(
 
 /**
  * The claim itself. The membership is share-locked and checked again, so a removal or denial racing the
- * claim either lands before it (refused) or waits for it.
+ * claim either lands before it (refused) or waits for it. A published plan's proposals land here too.
  */
-async function claimFor(
+export async function claimFor(
   trx: Transaction<Db>,
   claim: { leagueId: string; gameId: string; positionId: string | undefined; user: UserRow },
   at: string,
