@@ -201,7 +201,6 @@ async function publishProposal(
   await deps.db.transaction().execute(async (trx) => {
     const game = await requireGame(trx, caller, proposal.gameId)
     const at = isoNow(deps.clock)
-    if (game.starts_at <= at) fail('game_started')
     const user = (await users.findUser(trx, proposal.userId)) ?? fail('official_not_found')
     const position = (await positions.findPosition(trx, proposal.positionId)) ?? fail('position_not_found')
     const rules = leagueRules(league)
@@ -213,6 +212,8 @@ async function publishProposal(
     const official = facts.officials.find((o) => o.userId === user.id) ?? fail('not_a_league_official')
     const [reason] = pairReasons(facts, slot, official)
     if (reason) fail(reason)
-    await claimFor(trx, { leagueId: league.id, gameId: game.id, positionId: position.id, user }, at)
+    // As an in-app claim: a game that has started is refused under the game's lock.
+    const claim = { leagueId: league.id, gameId: game.id, positionId: position.id, user, inApp: true }
+    await claimFor(trx, claim, at)
   })
 }
