@@ -10,10 +10,6 @@ const at = (hour: number, day = 1) => `2030-05-0${day}T${String(hour).padStart(2
 describe('the assignor over REST', () => {
   const t = useTestApp()
 
-  async function league(p: Partner): Promise<string> {
-    return (await p.post('/leagues', { name: 'L' })).body.data.id
-  }
-
   async function official(p: Partner, leagueId: string, name: string) {
     const email = uniqueEmail(name)
     const res = await p.post(`/leagues/${leagueId}/officials`, { externalId: name, name, email })
