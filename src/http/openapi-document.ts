@@ -108,7 +108,7 @@ const NEXT_LINK = {
 }
 
 const EXTENSION_NOTE =
-  '**RefDesk extension** (`x-refdesk-extension: true`): an additive operation beyond the Partner API v1 spec, with no MCP tool.'
+  '**RefDesk extension** (`x-refdesk-extension: true`): an additive operation beyond the Partner API v1 spec (only the assignor’s have MCP tools).'
 
 const EMITTED_BY: Record<EventName, string> = {
   'game.created': 'POST /leagues/{leagueId}/games, once per persisted game, upsert-updates included.',

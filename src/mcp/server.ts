@@ -28,6 +28,7 @@ import { gameTools } from './tools/games.js'
 import { leagueTools } from './tools/leagues.js'
 import { officialTools } from './tools/officials.js'
 import { paymentTools } from './tools/payments.js'
+import { planTools } from './tools/plans.js'
 import { webhookTools } from './tools/webhooks.js'
 
 export const TOOLS: readonly ToolSpec[] = [
@@ -37,6 +38,7 @@ export const TOOLS: readonly ToolSpec[] = [
   ...assignmentTools,
   ...paymentTools,
   ...webhookTools,
+  ...planTools,
 ]
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -45,7 +47,7 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 
 const guarded = TOOLS.filter((spec) => spec.preview).map((spec) => spec.name)
 
-export const INSTRUCTIONS = `RefDesk schedules sports officials. Each of the ${TOOLS.length} tools runs one Partner API v1 operation with your API key’s scope: you see and change only your source’s leagues (and leagues granted to you); any other id answers exactly like a nonexistent one. Start with refdesk_list_leagues. Errors come back as {"error":"<code>"}; each tool’s description lists its codes and what to do about them. Destructive tools (${guarded.join(', ')}) change nothing unless called with confirm: true; without it they return a preview to show the user first.`
+export const INSTRUCTIONS = `RefDesk schedules sports officials. Each of the ${TOOLS.length} tools runs one Partner API v1 operation (the assignor’s three, which suggest officials, plan a window and publish the plan, one RefDesk extension each) with your API key’s scope: you see and change only your source’s leagues (and leagues granted to you); any other id answers exactly like a nonexistent one. Start with refdesk_list_leagues. Errors come back as {"error":"<code>"}; each tool’s description lists its codes and what to do about them. Destructive tools (${guarded.join(', ')}) change nothing unless called with confirm: true; without it they return a preview to show the user first.`
 
 // Path ids say which tool hands them out, so an agent knows where to look.
 const ID_HINTS: Record<string, string> = {
@@ -53,6 +55,7 @@ const ID_HINTS: Record<string, string> = {
   gameId: 'Game id, from refdesk_list_games, refdesk_get_league or refdesk_upsert_games.',
   userId: 'The official’s userId, from refdesk_list_officials.',
   positionId: 'Position id, from refdesk_get_game or refdesk_list_assignments.',
+  planId: 'Plan id, from refdesk_plan_assignments.',
   webhookId: 'Webhook endpoint id, from refdesk_list_webhooks or refdesk_create_webhook.',
 }
 

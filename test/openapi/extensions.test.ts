@@ -1,11 +1,20 @@
 // RefDesk's additive operations are marked as extensions in the document (and said so in their
-// descriptions), get no MCP tool, and extend the deliveries listing without changing what `data` is.
+// descriptions), get no MCP tool but the assignor's three (DESIGN), and extend the deliveries listing without changing what `data` is.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { TOOL_LIST, TOOLS } from '../../src/mcp/server.js'
 import { EXTENSION_OPERATIONS, OPERATIONS } from '../../src/operations/index.js'
 import { fetchDocument, operationsOf } from './helpers.js'
 
-const EXTENSIONS = ['testWebhook', 'retryWebhookDelivery', 'recoverWebhook', 'enableWebhook']
+const EXTENSIONS = [
+  'testWebhook',
+  'retryWebhookDelivery',
+  'recoverWebhook',
+  'enableWebhook',
+  'listCandidates',
+  'createAssignmentPlan',
+  'getAssignmentPlan',
+  'publishAssignmentPlan',
+]
 
 describe('RefDesk extensions', () => {
   let doc: any
@@ -22,9 +31,13 @@ describe('RefDesk extensions', () => {
     expect(OPERATIONS.some((o) => o.extension)).toBe(false)
   })
 
-  it('have no MCP tool: the server keeps the spec’s 20', () => {
-    expect(TOOL_LIST).toHaveLength(20)
-    expect(TOOLS.filter((spec) => EXTENSION_OPERATIONS.includes(spec.operation))).toEqual([])
+  it('have no MCP tool but the assignor’s three: the server keeps the spec’s 20 and adds those', () => {
+    expect(TOOL_LIST).toHaveLength(23)
+    expect(
+      TOOLS.filter((spec) => EXTENSION_OPERATIONS.includes(spec.operation)).map(
+        (spec) => spec.operation.operationId,
+      ),
+    ).toEqual(['listCandidates', 'createAssignmentPlan', 'publishAssignmentPlan'])
   })
 
   it('list their error codes, and the deliveries listing answers `{data}`, its next page in a Link header', () => {
