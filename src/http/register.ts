@@ -40,7 +40,7 @@ export function registerOperations(app: FastifyInstance, deps: Deps, operations:
       ...operation.errors,
       // An id that cannot be decoded matches no route at all.
       ...(operation.params ? (['not_found'] as const) : []),
-      ...(operation.idempotencyKey ? IDEMPOTENCY_ERRORS : []),
+      ...(operation.idempotencyKey ? [...IDEMPOTENCY_ERRORS, ...(operation.replayErrors ?? [])] : []),
     ]
     app.route({
       method: operation.method,
@@ -64,13 +64,19 @@ export function registerOperations(app: FastifyInstance, deps: Deps, operations:
           query: request.query,
           body: request.body,
         } as ParsedInput
-        const key = operation.idempotencyKey ? request.headers['idempotency-key'] : undefined
-        if (typeof key !== 'string') {
+        const guardOf = operation.idempotencyKey
+        const key = guardOf ? request.headers['idempotency-key'] : undefined
+        if (typeof key !== 'string' || !guardOf) {
           return reply.code(status).send(bodyOf(operation, await operation.handle(deps, input)))
         }
         const { params, query, body } = input
-        const answer = await runOnce(deps, request.caller, key, { operationId, params, query, body }, () =>
-          answerOf(operation, deps, input),
+        const answer = await runOnce(
+          deps,
+          request.caller,
+          key,
+          { operationId, params, query, body },
+          guardOf(input),
+          () => answerOf(operation, deps, input),
         )
         if (answer.replayed) reply.header('idempotent-replayed', 'true')
         // Already JSON: sent as is, so a replay is byte for byte the first answer.

@@ -6,6 +6,7 @@ import type { z, ZodObject, ZodRawShape, ZodType } from 'zod'
 import type { PartnerCaller } from '../domain/caller.js'
 import type { Deps } from '../domain/deps.js'
 import type { ErrorCode } from '../domain/errors.js'
+import type { ReplayGuard } from '../domain/idempotency.js'
 import { DataEnvelope } from '../schemas/common.js'
 import { answerError, type Answer, type FaultLog } from './answer.js'
 import { validate } from './validation.js'
@@ -67,8 +68,12 @@ export interface Operation<
   /**
    * The route honours an `Idempotency-Key` header (a retry with the same key and body replays the first
    * answer). The spec calls these operations non-idempotent; the header is how a partner retries them safely.
+   * The value is the request's replay guard: what a replay re-checks first (access to what the request
+   * addressed) and which secrets the kept answer must not store.
    */
-  idempotencyKey?: true
+  idempotencyKey?: (input: OperationInput<P, Q, B>) => ReplayGuard
+  /** Codes only a replay answers (its guard's), for the document; the MCP tools take no key. */
+  replayErrors?: readonly ErrorCode[]
   /** Error codes besides 401 `unauthorized`, for the document and the MCP tool's description. */
   errors: readonly ErrorCode[]
   handle(deps: Deps, input: OperationInput<P, Q, B>): Promise<Result<D, E>>
