@@ -8,6 +8,7 @@ import { ApiError, type ErrorCode } from '../domain/errors.js'
 import { runOnce, type KeptAnswer } from '../domain/idempotency.js'
 import { bodyOf, envelopeOf, type Operation, type ParsedInput } from '../operations/operation.js'
 import { errorResponses } from './openapi.js'
+import { slicedJson } from './sliced-json.js'
 import { checkingBodyWith } from './validation.js'
 
 const IDEMPOTENCY_KEY_LENGTH = 255
@@ -67,7 +68,11 @@ export function registerOperations(app: FastifyInstance, deps: Deps, operations:
         const guardOf = operation.idempotencyKey
         const key = guardOf ? request.headers['idempotency-key'] : undefined
         if (typeof key !== 'string' || !guardOf) {
-          return reply.code(status).send(bodyOf(operation, await operation.handle(deps, input)))
+          const result = bodyOf(operation, await operation.handle(deps, input))
+          if (!operation.unbounded) return reply.code(status).send(result)
+          // The very text the serializer would write, in slices (see sliced-json.ts).
+          const text = await slicedJson(envelopeOf(operation), result)
+          return reply.code(status).type('application/json; charset=utf-8').send(text)
         }
         const { params, query, body } = input
         const answer = await runOnce(

@@ -13,6 +13,7 @@ export const listAssignmentsOperation = defineOperation({
   method: 'GET',
   path: '/leagues/{leagueId}/assignments',
   operationId: 'listAssignments',
+  unbounded: true,
   tags,
   summary: 'List every position holding a claim, with its game, official and payment, by game start',
   description:

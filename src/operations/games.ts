@@ -19,6 +19,7 @@ export const listGamesOperation = defineOperation({
   method: 'GET',
   path: '/leagues/{leagueId}/games',
   operationId: 'listGames',
+  unbounded: true,
   tags,
   summary: 'Games of a league by startsAt ascending, with their positions',
   description: 'Every game of the league, positions included (without officials or payments). Not paginated.',

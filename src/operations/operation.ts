@@ -74,6 +74,11 @@ export interface Operation<
   idempotencyKey?: (input: OperationInput<P, Q, B>) => ReplayGuard
   /** Codes only a replay answers (its guard's), for the document; the MCP tools take no key. */
   replayErrors?: readonly ErrorCode[]
+  /**
+   * The answer is one of the spec's unpaged lists, megabytes for a big league: the HTTP adapter checks and
+   * writes it in slices that let other requests run between them (http/sliced-json.ts).
+   */
+  unbounded?: true
   /** Error codes besides 401 `unauthorized`, for the document and the MCP tool's description. */
   errors: readonly ErrorCode[]
   handle(deps: Deps, input: OperationInput<P, Q, B>): Promise<Result<D, E>>
