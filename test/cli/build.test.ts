@@ -37,13 +37,17 @@ afterAll(() => {
 })
 
 describe('the build leaves dist/main.js executable', () => {
-  it.each(['build', 'prepare'])('npm run %s on a fresh dist/ gives main.js its run bit', (script) => {
-    const dir = project()
-    dirs.push(dir)
-    execFileSync('npm', ['run', '--silent', script], { cwd: dir, stdio: 'pipe' })
-    const main = join(dir, 'dist', 'main.js')
-    expect(statSync(main).mode & 0o111).toBe(0o111)
-    // Run as a program (no `node` in front), the way npx's bin link runs it.
-    expect(execFileSync(main, { encoding: 'utf8' })).toBe('ran\n')
-  }, 120_000)
+  it.each(['build', 'prepare'])(
+    'npm run %s on a fresh dist/ gives main.js its run bit',
+    (script) => {
+      const dir = project()
+      dirs.push(dir)
+      execFileSync('npm', ['run', '--silent', script], { cwd: dir, stdio: 'pipe' })
+      const main = join(dir, 'dist', 'main.js')
+      expect(statSync(main).mode & 0o111).toBe(0o111)
+      // Run as a program (no `node` in front), the way npx's bin link runs it.
+      expect(execFileSync(main, { encoding: 'utf8' })).toBe('ran\n')
+    },
+    120_000,
+  )
 })
