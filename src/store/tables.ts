@@ -207,8 +207,29 @@ interface ProfilesTable {
   seq: Generated<number>
   email: string
   time_zone: string
+  /** Their home point (migration 0015), for the assignor's distance to a game; null until set. */
+  home_latitude: Generated<number | null>
+  home_longitude: Generated<number | null>
   created_at: Time
   updated_at: Time
+}
+
+type PlanStatus = 'draft' | 'published'
+
+/** The assignor's plans (migration 0015); proposals, unfilled and stats are JSON text, read whole. */
+interface AssignmentPlansTable {
+  seq: Generated<number>
+  id: string
+  league_id: string
+  status: PlanStatus
+  from_at: Time
+  to_at: Time
+  proposals: string
+  unfilled: string
+  stats: string
+  outcome: string | null
+  created_at: Time
+  published_at: Time | null
 }
 
 interface CalendarFeedsTable {
@@ -300,6 +321,7 @@ export interface Db {
   weekly_unavailability: WeeklyUnavailabilityTable
   busy_calendars: BusyCalendarsTable
   busy_events: BusyEventsTable
+  assignment_plans: AssignmentPlansTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -324,3 +346,4 @@ export type BlackoutRow = Selectable<BlackoutsTable>
 export type WeeklyRow = Selectable<WeeklyUnavailabilityTable>
 export type BusyCalendarRow = Selectable<BusyCalendarsTable>
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>
+export type AssignmentPlanRow = Selectable<AssignmentPlansTable>

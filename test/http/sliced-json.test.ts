@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { authenticate } from '../../src/domain/api-keys.js'
 import { slicedJson } from '../../src/http/sliced-json.js'
 import { REST_OPERATIONS } from '../../src/operations/index.js'
-import { bodyOf, envelopeOf, type ParsedInput } from '../../src/operations/operation.js'
+import { envelopeOf, splitResult, type ParsedInput } from '../../src/operations/operation.js'
 import { useTestApp } from '../helpers/app.js'
 
 const GAMES = 300
@@ -53,7 +53,7 @@ describe('big lists in slices', () => {
     for (const operation of REST_OPERATIONS.filter((o) => o.unbounded)) {
       const input = { caller, params: { leagueId }, query: {}, body: undefined } as unknown as ParsedInput
       const before = JSON.stringify(
-        envelopeOf(operation).parse(bodyOf(operation, await operation.handle(t.deps, input))),
+        envelopeOf(operation).parse(splitResult(operation, await operation.handle(t.deps, input)).body),
       )
       const res = await t.app.inject({
         method: 'GET',
