@@ -16,6 +16,7 @@ export const listLeaguesOperation = defineOperation({
   method: 'GET',
   path: '/leagues',
   operationId: 'listLeagues',
+  unbounded: true,
   tags,
   summary: 'List leagues in scope, newest first, with game and member counts',
   description:
@@ -61,6 +62,7 @@ export const getLeagueOperation = defineOperation({
   method: 'GET',
   path: '/leagues/{leagueId}',
   operationId: 'getLeague',
+  unbounded: true,
   tags,
   summary: 'A league with its games (by startsAt) and officials',
   description:

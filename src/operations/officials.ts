@@ -10,6 +10,7 @@ export const listOfficialsOperation = defineOperation({
   method: 'GET',
   path: '/leagues/{leagueId}/officials',
   operationId: 'listOfficials',
+  unbounded: true,
   tags,
   summary: 'List the league’s officials in every status, oldest first',
   description: 'Memberships with role official: pending, approved and denied. Not paginated.',

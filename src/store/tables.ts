@@ -31,8 +31,6 @@ interface ApiKeysTable {
   organizer_id: string
   created_at: Time
   revoked_at: Time | null
-  /** The first 8 characters after `key_`; null for keys issued before it was kept. */
-  prefix: string | null
   /** Updated at most once a minute per key (see domain/api-keys.ts). */
   last_used_at: Time | null
 }
