@@ -211,6 +211,8 @@ describe('an organizer runs a season in chromium', () => {
   })
 
   it('completes a game two officials worked, after a confirmation that says what will happen', async () => {
+    // The weekend has been played: a game is completed once it has started.
+    h.advanceClock(5 * 24 * 3_600_000)
     await organizer.goto(`${h.origin}/app/organize/leagues/${riverside.id}`)
     expect(await checkPage(organizer, 'organizer-games')).toEqual([])
     const first = organizer.locator('.card', { hasText: 'Field 1' })
@@ -299,7 +301,7 @@ describe('an organizer runs a season in chromium', () => {
     expect(await organizer.locator('.card', { hasText: 'Failed' }).textContent()).toContain(
       'The card was declined (simulated).',
     )
-    expect(await charge(0, 'Needs card')).toContain('Not charged: the official has to add a card first.')
+    expect(await charge(0, 'Needs card')).toContain('Not charged: your card needs authentication first.')
     expect(await charge(1, 'Paid')).toBe('Charged: the payment is paid.')
     await organizer.goto(payouts)
     await expect(organizer.locator('.totals').textContent()).resolves.toMatch(
