@@ -13,7 +13,7 @@ const ANN = 'ann@example.com'
 describe('the RefDesk app in chromium', () => {
   let h: Harness
   let league: { id: string }
-  let games: { id: string; positions: { id: string }[] }[]
+  let games: { id: string; startsAt: string; positions: { id: string }[] }[]
   let rivalGame: { id: string; positions: { id: string }[] }
   let zoeHeld: { id: string; positions: { id: string }[] }
   const contexts: BrowserContext[] = []

@@ -16,7 +16,7 @@ import { parseAllowPrivate } from '../src/webhooks/address-guard.js'
 import { startDispatcher, type Dispatcher } from '../src/webhooks/dispatcher.js'
 import { parseRetrySchedule } from '../src/webhooks/retry-schedule.js'
 import { seedPosition } from '../test/helpers/fixtures.js'
-import { checkPage, DESKTOP, soon, startHarness, type Harness } from './harness.js'
+import { checkPage, DESKTOP, playedAlready, soon, startHarness, type Harness } from './harness.js'
 
 const ORGANIZER = 'organizer@example.com'
 const SAM = 'sam.whistle@example.com'
@@ -211,8 +211,7 @@ describe('an organizer runs a season in chromium', () => {
   })
 
   it('completes a game two officials worked, after a confirmation that says what will happen', async () => {
-    // The weekend has been played: a game is completed once it has started.
-    h.advanceClock(5 * 24 * 3_600_000)
+    await playedAlready(h, [riverside.id, valley.id])
     await organizer.goto(`${h.origin}/app/organize/leagues/${riverside.id}`)
     expect(await checkPage(organizer, 'organizer-games')).toEqual([])
     const first = organizer.locator('.card', { hasText: 'Field 1' })
