@@ -83,6 +83,8 @@ export interface HttpOptions {
   publicUrl?: string
   /** /metrics: its token, and whether it is served on a port of its own instead (see serveMetrics). */
   metrics?: { token?: string; port?: number }
+  /** Which proxies' X-Forwarded-For names the client (REFDESK_TRUST_PROXY); none by default. */
+  trustProxy?: boolean | string
 }
 
 /** The partner API with MCP inside /api/v1, health checks, and the app under /app. */
@@ -100,6 +102,7 @@ export async function buildHttp(
       metrics: { token: options.metrics?.token, runtime: runtime.metrics },
     }),
     ...(options.http && { http: options.http }),
+    ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     apiPlugins: [
       mcpRoutes({
         deps: runtime.deps,

@@ -62,7 +62,8 @@ export async function assignPosition(
   return deps.db.transaction().execute(async (trx) => {
     const { league_id: leagueId } = await requireGame(trx, caller, gameId)
     const user = (await findOfficialUser(trx, caller, leagueId, ref)) ?? fail('official_not_found')
-    return claimFor(trx, { leagueId, gameId, positionId: input.positionId, user }, isoNow(deps.clock))
+    const inApp = caller.kind === 'console'
+    return claimFor(trx, { leagueId, gameId, positionId: input.positionId, user, inApp }, isoNow(deps.clock))
   })
 }
 
@@ -83,7 +84,7 @@ export async function claimPosition(
         (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ??
         fail('not_a_league_official')
       const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
-      return claimFor(trx, { leagueId, ...input, user }, isoNow(deps.clock))
+      return claimFor(trx, { leagueId, ...input, user, inApp: true }, isoNow(deps.clock))
     })
   } catch (error) {
     // Read after the loss: the claim that won has committed, so a second tap of Claim finds the first one.
@@ -97,17 +98,20 @@ export async function claimPosition(
 
 /**
  * The claim itself. The membership is share-locked and checked again, so a removal or denial racing the
- * claim either lands before it (refused) or waits for it.
+ * claim either lands before it (refused) or waits for it. An in-app claim (the app, `refdesk app claim`) of
+ * a game that has started is refused under the game's lock, as a withdrawal is: a claimed past game could
+ * be completed and paid. The partner's assign keeps the spec's rules (a partner may record who worked).
  */
 async function claimFor(
   trx: Transaction<Db>,
-  claim: { leagueId: string; gameId: string; positionId: string | undefined; user: UserRow },
+  claim: { leagueId: string; gameId: string; positionId: string | undefined; user: UserRow; inApp: boolean },
   at: string,
 ): Promise<GameDetail> {
   const { leagueId, user } = claim
   const membership = await memberships.lockMembership(trx, leagueId, user.id, 'share')
   if (membership?.role !== 'official' || membership.status !== 'approved') fail('not_a_league_official')
   const { game, positions: gamePositions } = await lockGame(trx, claim.gameId)
+  if (claim.inApp && game.starts_at <= at) fail('game_started')
   const position = pickPosition(game, gamePositions, claim.positionId)
   if (!(await positions.claimIfOpen(trx, position.id, at))) fail('position_taken')
   try {

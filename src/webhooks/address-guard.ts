@@ -30,12 +30,13 @@ const METADATA: readonly [Address, number][] = [
 
 const IPV4_COMPATIBLE: readonly [Address, number][] = [ipaddr.parseCIDR('::/96')]
 
+/**
+ * A refusal names its class only, never the address: what an internal name resolves to must not reach a
+ * delivery record, a log line or any message built from this error.
+ */
 export class AddressRefusedError extends Error {
-  constructor(
-    readonly address: string,
-    readonly reason: string,
-  ) {
-    super(`address ${address} refused: ${reason}`)
+  constructor(readonly reason: string) {
+    super(`address refused: ${reason}`)
     this.name = 'AddressRefusedError'
   }
 }
@@ -103,10 +104,8 @@ export function guardedLookup(policy: AddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0)
-      const refused = addresses
-        .map((a) => ({ a, reason: refusalReason(a.address, policy) }))
-        .find((r) => r.reason !== null)
-      if (refused) return callback(new AddressRefusedError(refused.a.address, refused.reason!), '', 0)
+      const refused = addresses.map((a) => refusalReason(a.address, policy)).find((r) => r !== null)
+      if (refused) return callback(new AddressRefusedError(refused), '', 0)
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses)
       const first = addresses[0]!
       callback(null, first.address, first.family)

@@ -54,6 +54,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
       web: { settings: config.app },
       publicUrl: config.publicUrl,
       metrics: config.metrics,
+      trustProxy: config.trustProxy,
     })
     // A response written while draining tells keep-alive clients to let go of the socket; otherwise
     // close() would wait for each client's idle timeout after its last in-flight request finished.
