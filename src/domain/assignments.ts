@@ -101,8 +101,9 @@ export async function claimPosition(
  * claim either lands before it (refused) or waits for it. An in-app claim (the app, `refdesk app claim`) of
  * a game that has started is refused under the game's lock, as a withdrawal is: a claimed past game could
  * be completed and paid. The partner's assign keeps the spec's rules (a partner may record who worked).
+ * A published plan's proposals land here too.
  */
-async function claimFor(
+export async function claimFor(
   trx: Transaction<Db>,
   claim: { leagueId: string; gameId: string; positionId: string | undefined; user: UserRow; inApp: boolean },
   at: string,

@@ -17,6 +17,7 @@ import { smtpMailer, type Mailer } from './mail.js'
 import { pageSender } from './pages.js'
 import { APP_PREFIX, paths } from './paths.js'
 import { accountRoutes } from './routes/account.js'
+import { availabilityRoutes } from './routes/availability.js'
 import { calendarRoutes } from './routes/calendar.js'
 import { openGameRoutes } from './routes/open-games.js'
 import { organizeGameRoutes } from './routes/organize-games.js'
@@ -31,6 +32,7 @@ const ROUTES: readonly ((app: FastifyInstance, context: WebContext) => void)[] =
   signInRoutes,
   scheduleRoutes,
   openGameRoutes,
+  availabilityRoutes,
   accountRoutes,
   calendarRoutes,
   organizeGameRoutes,
