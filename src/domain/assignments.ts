@@ -10,6 +10,7 @@ import type { Kysely, Transaction } from 'kysely'
 import type { AssignInput, Assignment, GameDetail } from '../schemas/games.js'
 import * as claims from '../store/claims.js'
 import { isUniqueViolation } from '../store/errors.js'
+import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
 import * as payments from '../store/payments.js'
 import * as positions from '../store/positions.js'
@@ -21,6 +22,7 @@ import { requireGame, requireLeague } from './access.js'
 import { checkSource, writeSource, type Caller, type ConsoleCaller, type PersonCaller } from './caller.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
+import { meetsLevel, refusalFor, type Taking } from './conflicts.js'
 import { domainEvent, recordEvents } from './events.js'
 import { lockGame } from './game-locks.js'
 import { refreshGameStatus } from './game-status.js'
@@ -62,7 +64,9 @@ export async function assignPosition(
   return deps.db.transaction().execute(async (trx) => {
     const { league_id: leagueId } = await requireGame(trx, caller, gameId)
     const user = (await findOfficialUser(trx, caller, leagueId, ref)) ?? fail('official_not_found')
-    return claimFor(trx, { leagueId, gameId, positionId: input.positionId, user }, isoNow(deps.clock))
+    // `refdesk app claim` is the console acting for the official; a person here is the league's organizer.
+    const by = caller.kind === 'partner' ? 'partner' : caller.kind === 'console' ? 'official' : 'organizer'
+    return claimFor(trx, { leagueId, gameId, positionId: input.positionId, user, by }, isoNow(deps.clock))
   })
 }
 
@@ -81,24 +85,34 @@ export async function claimPosition(
     const userId =
       (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ?? fail('not_a_league_official')
     const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
-    return claimFor(trx, { leagueId, ...input, user }, isoNow(deps.clock))
+    return claimFor(trx, { leagueId, ...input, user, by: 'official' }, isoNow(deps.clock))
   })
 }
 
 /**
  * The claim itself. The membership is share-locked and checked again, so a removal or denial racing the
- * claim either lands before it (refused) or waits for it.
+ * claim either lands before it (refused) or waits for it. The conflict rules (`refusalFor`) see the
+ * chosen position under the game's lock.
  */
 async function claimFor(
   trx: Transaction<Db>,
-  claim: { leagueId: string; gameId: string; positionId: string | undefined; user: UserRow },
+  claim: {
+    leagueId: string
+    gameId: string
+    positionId: string | undefined
+    user: UserRow
+    by: Taking['by']
+  },
   at: string,
 ): Promise<GameDetail> {
   const { leagueId, user } = claim
   const membership = await memberships.lockMembership(trx, leagueId, user.id, 'share')
   if (membership?.role !== 'official' || membership.status !== 'approved') fail('not_a_league_official')
   const { game, positions: gamePositions } = await lockGame(trx, claim.gameId)
-  const position = pickPosition(game, gamePositions, claim.positionId)
+  const position = pickPosition(game, gamePositions, claim.positionId, membership.level)
+  const league = (await leagues.findLeague(trx, leagueId)) ?? fail('game_not_found')
+  const refusal = await refusalFor(trx, { league, game, position, userId: user.id, by: claim.by })
+  if (refusal) fail(refusal)
   if (!(await positions.claimIfOpen(trx, position.id, at))) fail('position_taken')
   try {
     await claims.insertClaim(trx, {
@@ -212,11 +226,15 @@ async function findOfficialUser(
   return (await memberships.findMembership(db, leagueId, user.id)) ? user : undefined
 }
 
-/** The position to claim. Positions of a cancelled game are never open. */
+/**
+ * The position to claim. Positions of a cancelled game are never open. Without a positionId, the first
+ * open one the official's level allows, else the first open one (which the level rule then refuses).
+ */
 function pickPosition(
   game: GameRow,
   list: readonly PositionRow[],
   positionId: string | undefined,
+  level: number | null,
 ): PositionRow {
   const isOpen = (p: PositionRow) => p.status === 'open' && game.status !== 'cancelled'
   if (positionId !== undefined) {
@@ -225,6 +243,7 @@ function pickPosition(
     return position
   }
   return (
+    list.find((p) => isOpen(p) && meetsLevel(level, p.min_level)) ??
     list.find(isOpen) ??
     fail(list.some((p) => p.status === 'claimed') ? 'position_taken' : 'no_open_position')
   )

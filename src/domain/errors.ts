@@ -45,6 +45,16 @@ export const ERROR_STATUS = {
   invalid_status_filter: 400,
   invalid_since: 400,
   invalid_event: 400,
+  // Schedule data and crews (DESIGN "Running the assigning").
+  invalid_timeZone: 400,
+  invalid_gameMinutes: 400,
+  invalid_travelBufferMinutes: 400,
+  invalid_maxGamesPerDay: 400,
+  invalid_conflictPolicy: 400,
+  invalid_durationMinutes: 400,
+  invalid_level: 400,
+  invalid_minLevel: 400,
+  invalid_positions: 400,
 
   not_found: 404,
   league_not_found: 404,
@@ -77,6 +87,9 @@ export const ERROR_STATUS = {
   game_started: 409,
   idempotency_key_in_use: 409,
   endpoint_disabled: 409,
+  level_too_low: 409,
+  game_closed: 409,
+  last_position: 409,
 
   // Not in the spec (which names no rate limits): a key over its rate (docs/decisions.md), with Retry-After.
   rate_limited: 429,

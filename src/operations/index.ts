@@ -1,6 +1,7 @@
 // Every REST operation but the index, in the order the index and the OpenAPI document list them: the
 // spec's (one MCP tool each), then RefDesk's extensions (REST only).
 import { assignmentOperations } from './assignments.js'
+import { crewOperations } from './crews.js'
 import { gameOperations } from './games.js'
 import { leagueOperations } from './leagues.js'
 import { officialOperations } from './officials.js'
@@ -18,6 +19,6 @@ export const OPERATIONS: readonly Operation[] = [
 ]
 
 /** Additive operations beyond the spec, each marked `extension`: REST and the document, no MCP tool. */
-export const EXTENSION_OPERATIONS: readonly Operation[] = [...webhookExtensionOperations]
+export const EXTENSION_OPERATIONS: readonly Operation[] = [...crewOperations, ...webhookExtensionOperations]
 
 export const REST_OPERATIONS: readonly Operation[] = [...OPERATIONS, ...EXTENSION_OPERATIONS]
