@@ -29,6 +29,8 @@ export interface Config {
   /** Where partners reach this server: the OpenAPI document's `servers`, what /docs sends requests to. */
   readonly publicUrl: string
   readonly metrics: MetricsSettings
+  /** Which proxies' X-Forwarded-For names the client (Fastify's trustProxy); false: none. */
+  readonly trustProxy: boolean | string
 }
 
 interface MetricsSettings {
@@ -157,5 +159,6 @@ export function loadConfig({
     app: appSettings(env),
     publicUrl: publicUrlFrom(env, servicePort),
     metrics: metricsSettings(env, servicePort),
+    trustProxy: read(S.trustProxy, env) ?? false,
   })
 }

@@ -66,7 +66,9 @@ export async function assignPosition(
     const user = (await findOfficialUser(trx, caller, leagueId, ref)) ?? fail('official_not_found')
     // `refdesk app claim` is the console acting for the official; a person here is the league's organizer.
     const by = caller.kind === 'partner' ? 'partner' : caller.kind === 'console' ? 'official' : 'organizer'
-    return claimFor(trx, { leagueId, gameId, positionId: input.positionId, user, by }, isoNow(deps.clock))
+    const inApp = caller.kind === 'console'
+    const claim = { leagueId, gameId, positionId: input.positionId, user, by, inApp } as const
+    return claimFor(trx, claim, isoNow(deps.clock))
   })
 }
 
@@ -85,23 +87,28 @@ export async function claimPosition(
     const userId =
       (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ?? fail('not_a_league_official')
     const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
-    return claimFor(trx, { leagueId, ...input, user, by: 'official' }, isoNow(deps.clock))
+    return claimFor(trx, { leagueId, ...input, user, by: 'official', inApp: true }, isoNow(deps.clock))
   })
 }
 
 /**
  * The claim itself. The membership is share-locked and checked again, so a removal or denial racing the
- * claim either lands before it (refused) or waits for it. The conflict rules (`refusalFor`) see the
- * chosen position under the game's lock.
+ * claim either lands before it (refused) or waits for it. An in-app claim (the app, `refdesk app claim`) of
+ * a game that has started is refused under the game's lock, as a withdrawal is: a claimed past game could
+ * be completed and paid. The partner's assign keeps the spec's rules (a partner may record who worked).
+ * A published plan's proposals land here too. The conflict rules (`refusalFor`) see the chosen position
+ * under the game's lock.
  */
-async function claimFor(
+export async function claimFor(
   trx: Transaction<Db>,
   claim: {
     leagueId: string
     gameId: string
     positionId: string | undefined
     user: UserRow
-    by: Taking['by']
+    /** Who gives the position (conflicts.ts); a published plan's proposal is the organizer's. */
+    by?: Taking['by']
+    inApp: boolean
   },
   at: string,
 ): Promise<GameDetail> {
@@ -109,9 +116,11 @@ async function claimFor(
   const membership = await memberships.lockMembership(trx, leagueId, user.id, 'share')
   if (membership?.role !== 'official' || membership.status !== 'approved') fail('not_a_league_official')
   const { game, positions: gamePositions } = await lockGame(trx, claim.gameId)
+  if (claim.inApp && game.starts_at <= at) fail('game_started')
   const position = pickPosition(game, gamePositions, claim.positionId, membership.level)
   const league = (await leagues.findLeague(trx, leagueId)) ?? fail('game_not_found')
-  const refusal = await refusalFor(trx, { league, game, position, userId: user.id, by: claim.by })
+  const by = claim.by ?? 'organizer'
+  const refusal = await refusalFor(trx, { league, game, position, userId: user.id, by })
   if (refusal) fail(refusal)
   if (!(await positions.claimIfOpen(trx, position.id, at))) fail('position_taken')
   try {

@@ -55,6 +55,13 @@ export const ERROR_STATUS = {
   invalid_level: 400,
   invalid_minLevel: 400,
   invalid_positions: 400,
+  // The plan window of the assignor (issue 26) and the blackouts of availability (issue 24).
+  invalid_from: 400,
+  invalid_to: 400,
+  invalid_dayOfWeek: 400,
+  // A busy calendar's address the outbound guard refuses, or a feed that cannot be read as iCalendar.
+  calendar_address_refused: 400,
+  calendar_unreadable: 400,
 
   not_found: 404,
   league_not_found: 404,
@@ -66,6 +73,7 @@ export const ERROR_STATUS = {
   payment_not_found: 404,
   account_not_found: 404,
   delivery_not_found: 404,
+  plan_not_found: 404,
 
   user_is_organizer: 409,
   not_an_official: 409,
@@ -90,6 +98,12 @@ export const ERROR_STATUS = {
   level_too_low: 409,
   game_closed: 409,
   last_position: 409,
+  // Issue 26: publishing a plan twice; a proposal whose official now has a game too close to it.
+  plan_already_published: 409,
+  schedule_conflict: 409,
+  official_unavailable: 409,
+  daily_limit_reached: 409,
+  availability_limit_reached: 409,
 
   // Not in the spec (which names no rate limits): a key over its rate (docs/decisions.md), with Retry-After.
   rate_limited: 429,

@@ -37,6 +37,10 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   level_too_low:
     'the official’s level in this league is below the position’s minLevel: raise it with refdesk_upsert_official (level) or pick another official',
   external_id_conflict: 'that externalId belongs to a game of another league: use another externalId',
+  invalid_from: 'an ISO 8601 date-time',
+  invalid_to: 'an ISO 8601 date-time after from, at most 31 days after it',
+  plan_not_found: 'unknown or out-of-scope planId; refdesk_plan_assignments makes a plan',
+  plan_already_published: 'this plan is published; make a new one with refdesk_plan_assignments',
   endpoint_limit_reached:
     'this source has as many webhook endpoints as it may: delete one (refdesk_delete_webhook) first',
 }

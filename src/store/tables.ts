@@ -224,8 +224,29 @@ interface ProfilesTable {
   seq: Generated<number>
   email: string
   time_zone: string
+  /** Their home point (migration 0015), for the assignor's distance to a game; null until set. */
+  home_latitude: Generated<number | null>
+  home_longitude: Generated<number | null>
   created_at: Time
   updated_at: Time
+}
+
+type PlanStatus = 'draft' | 'published'
+
+/** The assignor's plans (migration 0015); proposals, unfilled and stats are JSON text, read whole. */
+interface AssignmentPlansTable {
+  seq: Generated<number>
+  id: string
+  league_id: string
+  status: PlanStatus
+  from_at: Time
+  to_at: Time
+  proposals: string
+  unfilled: string
+  stats: string
+  outcome: string | null
+  created_at: Time
+  published_at: Time | null
 }
 
 interface CalendarFeedsTable {
@@ -233,6 +254,51 @@ interface CalendarFeedsTable {
   email: string
   token_hash: string
   created_at: Time
+}
+
+/** A person's availability (migration 0010), by email address. */
+interface BlackoutsTable {
+  seq: Generated<number>
+  id: string
+  email: string
+  starts_at: Time
+  ends_at: Time
+  /** Set when the blackout was given as whole days (in the person's time zone then). */
+  first_day: string | null
+  last_day: string | null
+  created_at: Time
+}
+
+interface WeeklyUnavailabilityTable {
+  seq: Generated<number>
+  id: string
+  email: string
+  /** 1 Monday … 7 Sunday. */
+  day_of_week: number
+  /** `HH:MM`, `to_time` after `from_time` (`24:00` for the end of the day). */
+  from_time: string
+  to_time: string
+  created_at: Time
+}
+
+interface BusyCalendarsTable {
+  seq: Generated<number>
+  id: string
+  email: string
+  url: string
+  created_at: Time
+  fetched_at: Time | null
+  /** Why the last read failed (a class, never the server's text); null after a success. */
+  last_error: string | null
+  next_fetch_at: Time
+}
+
+interface BusyEventsTable {
+  seq: Generated<number>
+  calendar_id: string
+  email: string
+  starts_at: Time
+  ends_at: Time
 }
 
 type IdempotencyStatus = 'running' | 'completed'
@@ -268,6 +334,11 @@ export interface Db {
   profiles: ProfilesTable
   calendar_feeds: CalendarFeedsTable
   idempotency_keys: IdempotencyKeysTable
+  blackouts: BlackoutsTable
+  weekly_unavailability: WeeklyUnavailabilityTable
+  busy_calendars: BusyCalendarsTable
+  busy_events: BusyEventsTable
+  assignment_plans: AssignmentPlansTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -288,4 +359,8 @@ export type NewWebhookEndpoint = Insertable<WebhookEndpointsTable>
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>
 export type NewDelivery = Insertable<WebhookDeliveriesTable>
 export type NewAttempt = Insertable<WebhookAttemptsTable>
+export type BlackoutRow = Selectable<BlackoutsTable>
+export type WeeklyRow = Selectable<WeeklyUnavailabilityTable>
+export type BusyCalendarRow = Selectable<BusyCalendarsTable>
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>
+export type AssignmentPlanRow = Selectable<AssignmentPlansTable>

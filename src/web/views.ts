@@ -34,6 +34,12 @@ export interface Views {
   earnings: { payments: readonly Earning[]; totals: readonly EarningTotal[] }
   leagues: { memberships: readonly PersonMembership[] }
   profile: { timeZones: readonly string[] }
+  availability: {
+    blackouts: readonly { id: string; label: string }[]
+    weekly: readonly { id: string; label: string }[]
+    calendars: readonly { id: string; url: string; status: string }[]
+    days: readonly { value: number; name: string }[]
+  }
   calendar: { feed?: { createdAt: string } | undefined; feedUrl?: string }
   organize: { leagues: readonly LeagueOverview[] }
   'organize-games': LeagueTabs & {

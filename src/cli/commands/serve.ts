@@ -2,7 +2,7 @@
 // in-flight requests finish, closes the database and exits 0; a second signal exits at once with 1.
 import { Command } from 'commander'
 import type { FastifyInstance } from 'fastify'
-import { buildHttp, openRuntime, serveMetrics, type App } from '../../app.js'
+import { buildHttp, openRuntime, serveMetrics, startCalendarRefresh, type App } from '../../app.js'
 import {
   describeDatabase,
   flagHelp,
@@ -41,10 +41,12 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
   const runtime = await openRuntime(config.databaseUrl, {
     limits: config.limits,
     webhookPolicy: config.webhooks.policy,
+    outbound: { timeoutMs: config.webhooks.timeoutMs },
   })
   let app: App | undefined
   let metrics: FastifyInstance | undefined
   let dispatcher: Dispatcher | undefined
+  let stopCalendars: (() => Promise<void>) | undefined
   let draining = false
   try {
     app = await buildHttp(runtime, loggerOptions(config.logLevel), {
@@ -54,6 +56,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
       web: { settings: config.app },
       publicUrl: config.publicUrl,
       metrics: config.metrics,
+      trustProxy: config.trustProxy,
     })
     // A response written while draining tells keep-alive clients to let go of the socket; otherwise
     // close() would wait for each client's idle timeout after its last in-flight request finished.
@@ -70,11 +73,13 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
     }
     if (flags.worker !== false) {
       dispatcher = startDispatcher({ database: runtime.database, settings: config.webhooks, log: app.log })
+      stopCalendars = startCalendarRefresh(runtime, app.log)
     }
   } catch (error) {
     await app?.close()
     await metrics?.close()
     await dispatcher?.stop()
+    await stopCalendars?.()
     await runtime.close()
     throw error
   }
@@ -99,6 +104,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
       await started.close()
       await metrics?.close()
       await dispatcher?.stop()
+      await stopCalendars?.()
       await runtime.close()
     },
     'shutting down: draining in-flight requests',
