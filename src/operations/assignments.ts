@@ -55,6 +55,7 @@ export const assignPositionOperation = defineOperation({
     'position_taken',
     'position_not_open',
     'no_open_position',
+    'level_too_low',
   ],
   handle: (deps, { caller, params, body }) => assignPosition(deps, caller, params.gameId, body),
 })

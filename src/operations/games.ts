@@ -37,7 +37,7 @@ export const upsertGamesOperation = defineOperation({
   tags,
   summary: 'Batch-create games (1 to 500), upserting those with an externalId',
   description:
-    'Games are processed in order. The first failing game is the answer, and the games before it stay persisted with their game.created events; re-posting the corrected batch is safe when every game has an externalId. A new game gets one open position. An upsert-update rewrites only the sport, startsAt, location, latitude and longitude the item carries. With an `Idempotency-Key` a retry replays the first answer instead of running the batch again.',
+    'Games are processed in order. The first failing game is the answer, and the games before it stay persisted with their game.created events; re-posting the corrected batch is safe when every game has an externalId. A new game gets one open position. An upsert-update rewrites only the sport, startsAt, location, latitude, longitude and durationMinutes the item carries. With an `Idempotency-Key` a retry replays the first answer instead of running the batch again.',
   responseDescription:
     'Every game of the batch as it stood after its item, in the order sent (an upsert-update included).',
   idempotencyKey: ({ params }) => recheck((trx, caller) => requireLeague(trx, caller, params.leagueId)),
@@ -84,6 +84,7 @@ export const upsertGamesOperation = defineOperation({
     'invalid_latitude',
     'invalid_longitude',
     'invalid_externalId',
+    'invalid_durationMinutes',
     'league_not_found',
     'external_id_conflict',
   ],
@@ -125,6 +126,7 @@ export const updateGameOperation = defineOperation({
     'invalid_sport',
     'invalid_startsAt',
     'invalid_location',
+    'invalid_durationMinutes',
     'invalid_source',
     'source_reserved',
     'source_mismatch',

@@ -44,6 +44,7 @@ export const upsertOfficialOperation = defineOperation({
     'invalid_source',
     'invalid_email',
     'invalid_name',
+    'invalid_level',
     'league_not_found',
     'user_is_organizer',
   ],
