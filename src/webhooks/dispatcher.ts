@@ -22,7 +22,7 @@ import {
   webhookLeasesLost,
 } from '../metrics.js'
 import type { Database } from '../store/database.js'
-import * as deliveries from '../store/deliveries.js'
+import * as leases from '../store/leases.js'
 import type { Listener } from '../store/outbox.js'
 import { Alarm } from './alarm.js'
 import { attempt, createAgent } from './deliver.js'
@@ -76,7 +76,7 @@ const RECORD_BATCH = 256
 const MAX_UNRECORDED = 2 * RECORD_BATCH
 
 /** An attempt's outcome in the metrics, once recorded (a lost lease's outcome counts only as lost). */
-function countOutcome(recorded: boolean, outcome: deliveries.AttemptOutcome, committedAt: number): void {
+function countOutcome(recorded: boolean, outcome: leases.AttemptOutcome, committedAt: number): void {
   if (!recorded) return webhookLeasesLost.inc()
   const error = outcome.attempt.error
   // `address_refused:<reason>` keeps its class; the reasons are many and only the logs need them.
@@ -111,7 +111,7 @@ class LeaseLoop {
   private readonly agent: Agent
   private readonly pacing: Pacing
   private readonly queues = new EndpointQueues()
-  private readonly recorder: GroupCommit<deliveries.AttemptOutcome, boolean>
+  private readonly recorder: GroupCommit<leases.AttemptOutcome, boolean>
   private readonly alarm = new Alarm(() => this.wake())
   private readonly listener: Listener
   /** Every unfinished job (sending or waiting to be recorded), by delivery id, with its lease's end. */
@@ -145,7 +145,7 @@ class LeaseLoop {
       const now = clock.now()
       return { now: iso(now), disableFailingSince: iso(now - disableAfterMs) }
     }
-    this.recorder = groupCommit((outcomes) => deliveries.recordAttempts(this.db, outcomes, health()), {
+    this.recorder = groupCommit((outcomes) => leases.recordAttempts(this.db, outcomes, health()), {
       windowMs: RECORD_WINDOW_MS,
       maxBatch: RECORD_BATCH,
     })
@@ -188,7 +188,7 @@ class LeaseLoop {
       if (!scanned) return poll()
       // A due row still pending here waits on a busy endpoint or a full dispatcher; the attempt that frees
       // the slot wakes us, so only future retries arm the timer early.
-      const due = await deliveries.nextDueAt(this.db)
+      const due = await leases.nextDueAt(this.db)
       const at = due === null ? Infinity : Date.parse(due)
       const now = Date.now()
       this.alarm.arm(
@@ -224,7 +224,7 @@ class LeaseLoop {
     if (this.stopping || limit <= 0 || !(this.anyEndpoint || lowQueue)) return false
     this.anyEndpoint = false
     const now = Date.now()
-    const leased = await deliveries.leaseDue(this.db, {
+    const leased = await leases.leaseDue(this.db, {
       owner: this.owner,
       now: iso(now),
       until: iso(now + this.leaseMs + this.leaseLatency),
@@ -234,13 +234,13 @@ class LeaseLoop {
       exclude: [...this.inFlight].filter(([, job]) => Date.parse(job.leaseUntil) <= now).map(([id]) => id),
     })
     webhookLeased.inc(leased.length)
-    const jobs = await deliveries.loadJobs(
+    const jobs = await leases.loadJobs(
       this.db,
       leased.map((r) => r.id),
     )
     this.leaseLatency = Date.now() - now
     if (this.stopping) {
-      await deliveries.releaseLeases(this.db, this.owner, jobs)
+      await leases.releaseLeases(this.db, this.owner, jobs)
       return true
     }
     this.queues.add(jobs, room)
@@ -250,7 +250,7 @@ class LeaseLoop {
 
   /** Starts waiting jobs while the concurrency bounds allow; a job near its lease's end goes back. */
   private startWaiting(): void {
-    const expired: deliveries.DeliveryJob[] = []
+    const expired: leases.DeliveryJob[] = []
     const mayStart = () =>
       this.queues.sending < this.settings.concurrency && this.inFlight.size < MAX_UNRECORDED && !this.stopping
     for (const job of this.queues.startable(this.settings.perEndpointConcurrency, mayStart)) {
@@ -259,13 +259,13 @@ class LeaseLoop {
     }
     if (expired.length > 0) {
       this.again = this.anyEndpoint = true
-      deliveries
+      leases
         .releaseLeases(this.db, this.owner, expired)
         .catch((err: unknown) => this.log.error({ err }, 'webhook lease release failed'))
     }
   }
 
-  private start(job: deliveries.DeliveryJob): void {
+  private start(job: leases.DeliveryJob): void {
     const end = this.queues.begin(job.endpointId)
     // The connection is free once the attempt is over; recording it joins the next group commit meanwhile.
     const free = () => {
@@ -287,13 +287,13 @@ class LeaseLoop {
     this.inFlight.set(job.id, { done, leaseUntil: job.leaseUntil })
   }
 
-  private async run(job: deliveries.DeliveryJob, free: () => void): Promise<void> {
+  private async run(job: leases.DeliveryJob, free: () => void): Promise<void> {
     // Every write about this attempt holds to the lease it was sent under: if the attempt outlives it, the
     // row may be leased again (by any dispatcher, this one included) and this run's outcome is stale.
     const lease = { owner: this.owner, until: job.leaseUntil }
     const firstDue = Date.parse(job.createdAt) + (this.settings.retrySchedule[0] ?? 0)
     if (job.attempts === 0 && firstDue > Date.now()) {
-      await deliveries.postpone(this.db, lease, job.id, iso(firstDue))
+      await leases.postpone(this.db, lease, job.id, iso(firstDue))
       this.alarm.arm(firstDue)
       return
     }
@@ -309,7 +309,7 @@ class LeaseLoop {
     }
     const result = await attempt(this.agent, this.settings, job, envelope, this.abort.signal)
     if (this.abort.signal.aborted) {
-      await deliveries.releaseLeases(this.db, this.owner, [job])
+      await leases.releaseLeases(this.db, this.owner, [job])
       return
     }
     const finished = Date.now()
@@ -343,7 +343,7 @@ class LeaseLoop {
     this.alarm.stop()
     await this.listener.close()
     await this.pumping
-    await deliveries.releaseLeases(this.db, this.owner, this.queues.drain())
+    await leases.releaseLeases(this.db, this.owner, this.queues.drain())
     const pending = () => Promise.allSettled([...this.inFlight.values()].map((job) => job.done))
     let graceTimer: NodeJS.Timeout | undefined
     await Promise.race([pending(), new Promise((r) => (graceTimer = setTimeout(r, graceMs)))])

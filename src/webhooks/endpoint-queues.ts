@@ -1,6 +1,6 @@
 // What one dispatcher holds, per endpoint: leased deliveries waiting to be sent and attempts in flight.
 // The queues say how much room each endpoint has for the next lease and which jobs may start now.
-import type { DeliveryJob } from '../store/deliveries.js'
+import type { DeliveryJob } from '../store/leases.js'
 
 interface EndpointQueue {
   waiting: DeliveryJob[]

@@ -1,6 +1,6 @@
 // What an attempt's result means for its delivery: succeeded, pending with the schedule's next delay, or
 // failed for good once the schedule is used up.
-import type { AttemptOutcome, DeliveryJob, Lease } from '../store/deliveries.js'
+import type { AttemptOutcome, DeliveryJob, Lease } from '../store/leases.js'
 import type { AttemptResult } from './deliver.js'
 import { nextAttemptDelay } from './retry-schedule.js'
 

@@ -1,7 +1,7 @@
 // Recording attempts: an outcome counts only under the lease its attempt was sent with, even when a stale
 // outcome and the current one for the same delivery share one group commit.
 import { describe, expect, it } from 'vitest'
-import { leaseDue, recordAttempts, type AttemptOutcome } from '../../src/store/deliveries.js'
+import { leaseDue, recordAttempts, type AttemptOutcome } from '../../src/store/leases.js'
 import { fanOut } from '../../src/webhooks/fan-out.js'
 import { useTestApp } from '../helpers/app.js'
 

@@ -1,7 +1,7 @@
 // The dispatcher's units on their own: pacing, endpoint queues, group commit, the alarm and what an
 // attempt's result means for its delivery. No database and no network; timers are faked.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { DeliveryJob } from '../../src/store/deliveries.js'
+import type { DeliveryJob } from '../../src/store/leases.js'
 import { Alarm } from '../../src/webhooks/alarm.js'
 import { EndpointQueues } from '../../src/webhooks/endpoint-queues.js'
 import { groupCommit } from '../../src/webhooks/group-commit.js'
