@@ -23,6 +23,7 @@ import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
 import { lockGame } from './game-locks.js'
+import { notifyReleased, notifyTaken, type NotifyDeps } from './notifications.js'
 import { refreshGameStatus } from './game-status.js'
 import { loadGameDetail, toClaimOfficial, toGameSummary, toPayment, toPosition } from './views.js'
 
@@ -62,7 +63,15 @@ export async function assignPosition(
   return deps.db.transaction().execute(async (trx) => {
     const { league_id: leagueId } = await requireGame(trx, caller, gameId)
     const user = (await findOfficialUser(trx, caller, leagueId, ref)) ?? fail('official_not_found')
-    return claimFor(trx, { leagueId, gameId, positionId: input.positionId, user }, isoNow(deps.clock))
+    // The console's assign is `refdesk app claim`, an official's own claim made for them.
+    const claim = {
+      leagueId,
+      gameId,
+      positionId: input.positionId,
+      user,
+      byThemselves: caller.kind === 'console',
+    }
+    return claimFor(trx, deps, claim, isoNow(deps.clock))
   })
 }
 
@@ -81,7 +90,7 @@ export async function claimPosition(
     const userId =
       (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ?? fail('not_a_league_official')
     const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
-    return claimFor(trx, { leagueId, ...input, user }, isoNow(deps.clock))
+    return claimFor(trx, deps, { leagueId, ...input, user, byThemselves: true }, isoNow(deps.clock))
   })
 }
 
@@ -91,7 +100,15 @@ export async function claimPosition(
  */
 async function claimFor(
   trx: Transaction<Db>,
-  claim: { leagueId: string; gameId: string; positionId: string | undefined; user: UserRow },
+  deps: NotifyDeps,
+  claim: {
+    leagueId: string
+    gameId: string
+    positionId: string | undefined
+    user: UserRow
+    /** The official's own claim: no `assigned` mail, only their reminder. */
+    byThemselves: boolean
+  },
   at: string,
 ): Promise<GameDetail> {
   const { leagueId, user } = claim
@@ -119,6 +136,11 @@ async function claimFor(
     [domainEvent('position.claimed', leagueId, { game: detail, positionId: position.id, official })],
     at,
   )
+  await notifyTaken(trx, deps, at, {
+    positionId: position.id,
+    userId: user.id,
+    byThemselves: claim.byThemselves,
+  })
   return detail
 }
 
@@ -142,6 +164,7 @@ export async function unassignPosition(
       [domainEvent('position.released', game.league_id, { game: detail, positionId, official })],
       at,
     )
+    await notifyReleased(trx, deps, at, [{ positionId, userId: claim.user_id }], 'unassigned')
     return detail
   })
 }
@@ -166,7 +189,9 @@ export async function withdrawClaim(
       if (!claim || !caller.userIds.includes(claim.user_id)) fail('position_not_found')
       if (game.starts_at <= at) fail('game_started')
     }
-    await releaseClaim(trx, game, positionId, at)
+    const claim = await releaseClaim(trx, game, positionId, at)
+    // The official gave the game back: the league's organizer hears it.
+    await notifyReleased(trx, deps, at, [{ positionId, userId: claim.user_id }], 'turnback')
     return loadGameDetail(trx, await refreshGameStatus(trx, game, at))
   })
 }

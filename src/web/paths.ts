@@ -53,6 +53,8 @@ export const paths = {
   earnings: appPath('/earnings'),
   leagues: appPath('/leagues'),
   profile: appPath('/profile'),
+  emailSettings: appPath('/profile/email'),
+  unsubscribe: appPath('/unsubscribe'),
   calendar: appPath('/calendar'),
   calendarFeed: appPath('/calendar.ics'),
   organize: appPath('/organize'),

@@ -2,7 +2,7 @@
 // in-flight requests finish, closes the database and exits 0; a second signal exits at once with 1.
 import { Command } from 'commander'
 import type { FastifyInstance } from 'fastify'
-import { buildHttp, openRuntime, serveMetrics, type App } from '../../app.js'
+import { buildHttp, openRuntime, serveMetrics, startNotifications, type App } from '../../app.js'
 import {
   describeDatabase,
   flagHelp,
@@ -12,6 +12,7 @@ import {
   type ConfigFlags,
 } from '../../config.js'
 import { loggerOptions } from '../../logger.js'
+import type { Notifier } from '../../notifications/sender.js'
 import { startDispatcher, type Dispatcher } from '../../webhooks/dispatcher.js'
 import { databaseOption } from '../runtime.js'
 import { stopOnSignals } from '../shutdown.js'
@@ -45,6 +46,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
   let app: App | undefined
   let metrics: FastifyInstance | undefined
   let dispatcher: Dispatcher | undefined
+  let notifier: Notifier | undefined
   let draining = false
   try {
     app = await buildHttp(runtime, loggerOptions(config.logLevel), {
@@ -70,11 +72,13 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
     }
     if (flags.worker !== false) {
       dispatcher = startDispatcher({ database: runtime.database, settings: config.webhooks, log: app.log })
+      notifier = startNotifications(runtime, config.notifications, { log: app.log })
     }
   } catch (error) {
     await app?.close()
     await metrics?.close()
     await dispatcher?.stop()
+    await notifier?.stop()
     await runtime.close()
     throw error
   }
@@ -99,6 +103,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
       await started.close()
       await metrics?.close()
       await dispatcher?.stop()
+      await notifier?.stop()
       await runtime.close()
     },
     'shutting down: draining in-flight requests',

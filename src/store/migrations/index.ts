@@ -7,6 +7,7 @@ import * as m0004 from './0004_outbox_fanout.js'
 import * as m0005 from './0005_developer_surface.js'
 import * as m0006 from './0006_organizer.js'
 import * as m0007 from './0007_webhook_toolkit.js'
+import * as m0009 from './0009_notifications.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005_developer_surface': m0005,
   '0006_organizer': m0006,
   '0007_webhook_toolkit': m0007,
+  '0009_notifications': m0009,
 }
 
 export const migrationProvider: MigrationProvider = {
