@@ -3,9 +3,10 @@
 export const LAYERS = {
   schemas: [],
   clock: [],
+  net: [],
   store: ['schemas'],
   domain: ['store', 'schemas', 'clock'],
-  webhooks: ['store', 'schemas', 'clock', 'metrics'],
+  webhooks: ['store', 'schemas', 'clock', 'metrics', 'net'],
   notifications: ['store', 'schemas', 'clock', 'metrics'],
   operations: ['domain', 'schemas'],
   http: ['operations', 'domain', 'schemas', 'metrics'],
@@ -13,7 +14,7 @@ export const LAYERS = {
   web: ['domain', 'schemas', 'clock'],
   metrics: [],
   logger: [],
-  config: ['webhooks', 'notifications', 'web', 'http', 'store', 'domain'],
+  config: ['webhooks', 'notifications', 'web', 'http', 'store', 'domain', 'net'],
   app: [
     'http',
     'mcp',
@@ -27,6 +28,7 @@ export const LAYERS = {
     'config',
     'metrics',
     'clock',
+    'net',
   ],
   cli: ['app', 'config', 'logger', 'webhooks', 'notifications', 'domain', 'schemas'],
   main: ['cli'],

@@ -18,7 +18,9 @@ import { APP_PREFIX } from './web/paths.js'
 import { webApp, type WebOptions } from './web/plugin.js'
 import { backlog } from './store/deliveries.js'
 import { countUnexpanded } from './store/outbox.js'
-import { hostRefusal, STRICT_POLICY, type AddressPolicy } from './webhooks/address-guard.js'
+import { hostRefusal, STRICT_POLICY, type AddressPolicy } from './net/address-guard.js'
+import { guardedGetter } from './net/guarded-get.js'
+import { CALENDAR_REFRESH_MS, refreshDueCalendars } from './domain/availability.js'
 import { paths } from './web/paths.js'
 import { startNotifier, type MailTransport, type Notifier, type NotifierLog } from './notifications/sender.js'
 import type { NotifierSettings } from './notifications/settings.js'
@@ -47,6 +49,8 @@ export async function openRuntime(
     create?: boolean
     /** The clock every service reads; tests move theirs. Default: the system's. */
     clock?: Clock
+    /** Busy-calendar reads: time-out (default 15 s, as webhooks) and, for in-process tests, the CAs to trust. */
+    outbound?: { timeoutMs?: number; ca?: string | Buffer }
   } = {},
 ): Promise<Runtime> {
   const database = openDatabase(databaseUrl, { create: options.create ?? true })
@@ -64,6 +68,12 @@ export async function openRuntime(
     limits: options.limits ?? DEFAULT_LIMITS,
     clock: options.clock ?? systemClock,
     webhookHostRefusal: (hostname) => hostRefusal(hostname, options.webhookPolicy ?? STRICT_POLICY),
+    readCalendar: guardedGetter({
+      policy: options.webhookPolicy ?? STRICT_POLICY,
+      timeoutMs: options.outbound?.timeoutMs ?? 15_000,
+      maxBytes: CALENDAR_MAX_BYTES,
+      ...(options.outbound?.ca !== undefined && { ca: options.outbound.ca }),
+    }),
   }
   const metrics = runtimeRegistry({
     backlog: () => backlog(database.db),
@@ -71,6 +81,32 @@ export async function openRuntime(
     pool: () => database.poolStats(),
   })
   return { database, deps, migrated, metrics, close: () => database.close() }
+}
+
+/** A busy calendar's feed larger than this is refused (a year of a busy assigning site is far below it). */
+const CALENDAR_MAX_BYTES = 5 * 1024 * 1024
+
+/**
+ * The dispatcher's other duty: busy calendars read every 15 minutes (`serve` and `refdesk worker`). A pass
+ * each minute reads those due; several processes share the work (each calendar is leased). Returns stop().
+ */
+export function startCalendarRefresh(
+  runtime: Runtime,
+  log: { error(obj: object, msg: string): void },
+): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve()
+  const pass = () => {
+    running = refreshDueCalendars(runtime.deps).catch((err: unknown) => {
+      log.error({ err }, 'busy-calendar refresh failed')
+    })
+  }
+  const timer = setInterval(pass, Math.min(60_000, CALENDAR_REFRESH_MS))
+  timer.unref()
+  pass()
+  return async () => {
+    clearInterval(timer)
+    await running
+  }
 }
 
 export interface HttpOptions {
@@ -86,6 +122,8 @@ export interface HttpOptions {
   publicUrl?: string
   /** /metrics: its token, and whether it is served on a port of its own instead (see serveMetrics). */
   metrics?: { token?: string; port?: number }
+  /** Which proxies' X-Forwarded-For names the client (REFDESK_TRUST_PROXY); none by default. */
+  trustProxy?: boolean | string
 }
 
 /** The partner API with MCP inside /api/v1, health checks, and the app under /app. */
@@ -103,6 +141,7 @@ export async function buildHttp(
       metrics: { token: options.metrics?.token, runtime: runtime.metrics },
     }),
     ...(options.http && { http: options.http }),
+    ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     apiPlugins: [
       mcpRoutes({
         deps: runtime.deps,

@@ -31,6 +31,8 @@ export interface Config {
   readonly publicUrl: string
   readonly metrics: MetricsSettings
   readonly notifications: NotifierSettings
+  /** Which proxies' X-Forwarded-For names the client (Fastify's trustProxy); false: none. */
+  readonly trustProxy: boolean | string
 }
 
 interface MetricsSettings {
@@ -160,6 +162,7 @@ export function loadConfig({
     app: appSettings(env),
     publicUrl: publicUrlFrom(env, servicePort),
     metrics: metricsSettings(env, servicePort),
+    trustProxy: read(S.trustProxy, env) ?? false,
     notifications: notifierSettings(env, servicePort),
   })
 }

@@ -1,5 +1,6 @@
 // How a setting's text becomes its value. Each parser names the setting in its error, so an operator reads
 // which variable (or flag) is wrong and why.
+import { isIP } from 'node:net'
 import { resolve } from 'node:path'
 import { parseRetrySchedule } from '../webhooks/retry-schedule.js'
 import { isPostgresUrl, sqlitePath, unsupportedDatabaseUrl } from '../store/database-url.js'
@@ -41,6 +42,24 @@ export const commaList: Parser<string[]> = (value) =>
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '')
+
+/**
+ * Which proxies may say who the client is (Fastify's `trustProxy`): off, `true` (any: only when the service
+ * is reachable through the proxy alone), or a comma list of proxy addresses or CIDRs.
+ */
+export const trustProxy: Parser<boolean | string> = (value, name) => {
+  const word = value.trim().toLowerCase()
+  if (word === '' || word === 'false' || word === 'off') return false
+  if (word === 'true') return true
+  const items = commaList(word, name)
+  const bad = items.find((item) => {
+    const [address = '', bits, ...rest] = item.split('/')
+    return isIP(address) === 0 || rest.length > 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))
+  })
+  if (bad !== undefined || items.length === 0)
+    throw new ConfigError(`invalid ${name}: ${value} (use true, or proxy addresses or CIDRs)`)
+  return items.join(',')
+}
 
 /** A duration: a number of hours, or a number with a unit (`5d`, `120h`, `90m`). */
 export const duration: Parser<number> = (value, name) => {

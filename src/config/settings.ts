@@ -274,6 +274,15 @@ export const SETTING = {
     parse: parse.positiveInt,
     help: 'app session lifetime in days',
   },
+  trustProxy: {
+    name: 'REFDESK_TRUST_PROXY',
+    commands: SERVE,
+    shownDefault: 'off',
+    parse: parse.trustProxy,
+    help:
+      'behind a reverse proxy: the proxy addresses or CIDRs (comma list), or true, whose ' +
+      'X-Forwarded-For names the client (the sign-in limit per client counts by it)',
+  },
   signInPerAddress: {
     name: 'REFDESK_SIGN_IN_LIMIT_PER_ADDRESS',
     commands: SERVE,

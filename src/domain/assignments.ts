@@ -63,14 +63,8 @@ export async function assignPosition(
   return deps.db.transaction().execute(async (trx) => {
     const { league_id: leagueId } = await requireGame(trx, caller, gameId)
     const user = (await findOfficialUser(trx, caller, leagueId, ref)) ?? fail('official_not_found')
-    // The console's assign is `refdesk app claim`, an official's own claim made for them.
-    const claim = {
-      leagueId,
-      gameId,
-      positionId: input.positionId,
-      user,
-      byThemselves: caller.kind === 'console',
-    }
+    const inApp = caller.kind === 'console'
+    const claim = { leagueId, gameId, positionId: input.positionId, user, inApp }
     return claimFor(trx, deps, claim, isoNow(deps.clock))
   })
 }
@@ -90,31 +84,28 @@ export async function claimPosition(
     const userId =
       (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ?? fail('not_a_league_official')
     const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
-    return claimFor(trx, deps, { leagueId, ...input, user, byThemselves: true }, isoNow(deps.clock))
+    return claimFor(trx, deps, { leagueId, ...input, user, inApp: true }, isoNow(deps.clock))
   })
 }
 
 /**
  * The claim itself. The membership is share-locked and checked again, so a removal or denial racing the
- * claim either lands before it (refused) or waits for it.
+ * claim either lands before it (refused) or waits for it. An in-app claim (the app, `refdesk app claim`) of
+ * a game that has started is refused under the game's lock, as a withdrawal is: a claimed past game could
+ * be completed and paid. The partner's assign keeps the spec's rules (a partner may record who worked).
  */
 async function claimFor(
   trx: Transaction<Db>,
   deps: NotifyDeps,
-  claim: {
-    leagueId: string
-    gameId: string
-    positionId: string | undefined
-    user: UserRow
-    /** The official's own claim: no `assigned` mail, only their reminder. */
-    byThemselves: boolean
-  },
+  /** `inApp`: the official's own claim (the app, `refdesk app claim`): no `assigned` mail, their reminder only. */
+  claim: { leagueId: string; gameId: string; positionId: string | undefined; user: UserRow; inApp: boolean },
   at: string,
 ): Promise<GameDetail> {
   const { leagueId, user } = claim
   const membership = await memberships.lockMembership(trx, leagueId, user.id, 'share')
   if (membership?.role !== 'official' || membership.status !== 'approved') fail('not_a_league_official')
   const { game, positions: gamePositions } = await lockGame(trx, claim.gameId)
+  if (claim.inApp && game.starts_at <= at) fail('game_started')
   const position = pickPosition(game, gamePositions, claim.positionId)
   if (!(await positions.claimIfOpen(trx, position.id, at))) fail('position_taken')
   try {
@@ -139,7 +130,7 @@ async function claimFor(
   await notifyTaken(trx, deps, at, {
     positionId: position.id,
     userId: user.id,
-    byThemselves: claim.byThemselves,
+    byThemselves: claim.inApp,
   })
   return detail
 }

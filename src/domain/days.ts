@@ -18,23 +18,35 @@ export function nextDay(day: string): string {
 
 /** The instant the day begins in the time zone, as stored times are written. */
 export function dayStart(day: string, timeZone: string): string {
-  const utcMidnight = Date.parse(`${day}T00:00:00.000Z`)
-  // The zone's offset at the UTC midnight, then again at the guess, so a change of offset that day is honoured.
-  const first = utcMidnight - zoneOffset(utcMidnight, timeZone)
-  return new Date(utcMidnight - zoneOffset(first, timeZone)).toISOString()
+  return new Date(wallToInstant(Date.parse(`${day}T00:00:00.000Z`), timeZone)).toISOString()
 }
 
+/** The instant (ms) the zone's clocks show this wall time, written as if it were UTC (ms). */
+export function wallToInstant(wall: number, timeZone: string): number {
+  // The zone's offset at the wall time read as UTC, then again at the guess, so a change of offset that
+  // day is honoured.
+  const first = wall - zoneOffset(wall, timeZone)
+  return wall - zoneOffset(first, timeZone)
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>()
+
 function zoneOffset(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(at))
+  let format = formats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    })
+    formats.set(timeZone, format)
+  }
+  const parts = format.formatToParts(new Date(at))
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
   const wall = Date.UTC(
     part('year'),

@@ -17,7 +17,14 @@ export interface Deps {
    * (REFDESK_WEBHOOK_ALLOW_PRIVATE) applied to literal addresses, handed down by the composition root.
    */
   readonly webhookHostRefusal: (hostname: string) => string | null
+  /** Reads a busy calendar's feed under the webhook rules (net/guarded-get.ts), handed down by app.ts. */
+  readonly readCalendar: CalendarReader
 }
+
+/** A GET of an https address: its text, or why not as a class (`timeout`, `address_refused:private`, …). */
+type CalendarReader = (
+  url: string,
+) => Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string }>
 
 /** Bounds that keep one partner from costing the others (settings: config.ts). */
 export interface Limits {

@@ -45,6 +45,12 @@ export const ERROR_STATUS = {
   invalid_status_filter: 400,
   invalid_since: 400,
   invalid_event: 400,
+  invalid_from: 400,
+  invalid_to: 400,
+  invalid_dayOfWeek: 400,
+  // A busy calendar's address the outbound guard refuses, or a feed that cannot be read as iCalendar.
+  calendar_address_refused: 400,
+  calendar_unreadable: 400,
 
   not_found: 404,
   league_not_found: 404,
@@ -77,6 +83,7 @@ export const ERROR_STATUS = {
   game_started: 409,
   idempotency_key_in_use: 409,
   endpoint_disabled: 409,
+  availability_limit_reached: 409,
 
   // Not in the spec (which names no rate limits): a key over its rate (docs/decisions.md), with Retry-After.
   rate_limited: 429,

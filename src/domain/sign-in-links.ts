@@ -1,6 +1,7 @@
 // Sign-in by single-use email link. A link lives 15 minutes and is redeemed once, for a session. Asking for
-// one answers alike whether or not the address has an account (the caller shows one page either way), and
-// is rate-limited per address and per client in the database, so every serving process shares the count.
+// one answers alike whether or not the address has an account: the caller counts the request against the
+// client's limit and answers, and only then makes the link (rate-limited per address) and mails it. The
+// counters live in the database, so every serving process shares them.
 import { isoNow } from '../clock.js'
 import * as people from '../store/people.js'
 import * as sessions from '../store/sessions.js'
@@ -18,11 +19,6 @@ export interface SignInLimits {
   readonly windowMs: number
 }
 
-export type SignInRequest =
-  | { readonly outcome: 'link'; readonly token: string }
-  | { readonly outcome: 'no_account' }
-  | { readonly outcome: 'limited' }
-
 const EMAIL = /^[^\s@]+@[^\s@]+$/
 
 /** Trimmed and lowercased, as partners' user emails are stored; undefined for anything not an address. */
@@ -37,26 +33,45 @@ export function normalizeEmail(raw: unknown): string | undefined {
 const canReceiveMail = (email: string): boolean => !email.endsWith('.invalid')
 
 /**
- * Counts the request against both limits, then makes a link if the address has an account. Every request is
- * counted, with or without an account, so the limits reveal nothing either.
+ * Counts a request for a link against its client's limit, whatever the address: false when over it. The
+ * caller answers before any account is looked up (makeSignInLink runs after the answer), so the answer and
+ * its timing are the same for every address.
  */
-export async function requestSignInLink(
+export async function admitSignInRequest(
   deps: Deps,
-  input: { email: string; client: string; limits: SignInLimits },
-): Promise<SignInRequest> {
+  input: { client: string; limits: SignInLimits },
+): Promise<boolean> {
+  const { limits } = input
+  const now = deps.clock.now()
+  const windowStartedAfter = new Date(now - limits.windowMs).toISOString()
+  return deps.db.transaction().execute(async (trx) => {
+    await links.deleteLimitsStartedBefore(trx, windowStartedAfter)
+    const at = new Date(now).toISOString()
+    const hits = await links.countHit(trx, `client:${hashSecret(input.client)}`, at, windowStartedAfter)
+    return hits <= limits.perClient
+  })
+}
+
+/**
+ * A link for an address that has an account and can receive mail, or undefined. The per-address limit counts
+ * only the links made here, for real accounts: asking for an unknown address costs nobody anything, and a
+ * stranger asking for someone's address can only fill their inbox with links that sign *them* in, each live
+ * for as long as the window that limits them (15 minutes): a nuisance, capped, never a lockout.
+ */
+export async function makeSignInLink(
+  deps: Deps,
+  input: { email: string; limits: SignInLimits },
+): Promise<string | undefined> {
   const { email, limits } = input
   const now = deps.clock.now()
   const at = new Date(now).toISOString()
   const windowStartedAfter = new Date(now - limits.windowMs).toISOString()
   return deps.db.transaction().execute(async (trx) => {
-    await links.deleteLimitsStartedBefore(trx, windowStartedAfter)
-    const byAddress = await links.countHit(trx, `address:${hashSecret(email)}`, at, windowStartedAfter)
-    const byClient = await links.countHit(trx, `client:${hashSecret(input.client)}`, at, windowStartedAfter)
-    if (byAddress > limits.perAddress || byClient > limits.perClient) return { outcome: 'limited' }
-    if (!canReceiveMail(email) || !(await people.hasUserWithEmail(trx, email)))
-      return { outcome: 'no_account' }
+    if (!canReceiveMail(email) || !(await people.hasUserWithEmail(trx, email))) return undefined
+    const made = await links.countHit(trx, `address:${hashSecret(email)}`, at, windowStartedAfter)
+    if (made > limits.perAddress) return undefined
     await links.deleteLinksExpiredBefore(trx, at)
-    return { outcome: 'link', token: await insertLink(trx, email, now) }
+    return insertLink(trx, email, now)
   })
 }
 

@@ -43,6 +43,8 @@ export interface ServerOptions {
   apiPlugins?: readonly FastifyPluginAsync[]
   /** Time-outs, the connection cap and the per-key rate limit; DEFAULT_HTTP_SETTINGS unless given. */
   http?: HttpSettings
+  /** Which proxies' X-Forwarded-For names the client (REFDESK_TRUST_PROXY); none unless given. */
+  trustProxy?: boolean | string
 }
 
 export type App = FastifyInstance
@@ -52,6 +54,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
+    trustProxy: options.trustProxy ?? false,
     requestTimeout: http.requestTimeoutMs,
     connectionTimeout: http.idleTimeoutMs,
     keepAliveTimeout: http.keepAliveTimeoutMs,

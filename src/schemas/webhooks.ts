@@ -43,7 +43,7 @@ export const CreateWebhookBody = z.object({
     .meta({
       format: 'uri',
       description:
-        'An https:// URL with a host, stored as the WHATWG URL parser normalises it. A literal loopback, private, link-local or cloud-metadata address answers https_url_required. A server run with REFDESK_WEBHOOK_DEV_LOCALHOST also takes http:// on loopback (development only).',
+        'An https:// URL with a host, stored as the WHATWG URL parser normalises it. A literal loopback, private, link-local or cloud-metadata address, or credentials (`user:pass@`), answer https_url_required. A server run with REFDESK_WEBHOOK_DEV_LOCALHOST also takes http:// on loopback (development only).',
     }),
   events: z
     .array(z.string({ error: 'invalid_events' }), { error: 'invalid_events' })
@@ -62,13 +62,16 @@ export const CreateWebhookBody = z.object({
  * The URL's normalised form (WHATWG: lowercased scheme and host, IPv4 in dotted decimal, IPv6 compressed,
  * default port dropped), or undefined unless it is https with a host, or http:// on loopback (which the
  * service takes only in development mode). The parser forgives missing or extra slashes, so `https:///path`
- * would become host `path`: the text itself must name a host right after the scheme's `//`.
+ * would become host `path`: the text itself must name a host right after the scheme's `//`. A URL with
+ * `user:pass@` is refused too.
  */
 function normalizeUrl(value: string): string | undefined {
   if (!/^https?:\/\/[^/\\]/i.test(value)) return undefined
   try {
     const url = new URL(value)
     if (url.hostname === '') return undefined
+    // Credentials in the URL would be stored, listed and sent in plain text; the endpoint has its secret.
+    if (url.username !== '' || url.password !== '') return undefined
     return url.protocol === 'https:' || isLoopbackHttpUrl(value) ? url.href : undefined
   } catch {
     return undefined

@@ -266,6 +266,51 @@ interface UnsubscribeTokensTable {
   created_at: Time
 }
 
+/** A person's availability (migration 0010), by email address. */
+interface BlackoutsTable {
+  seq: Generated<number>
+  id: string
+  email: string
+  starts_at: Time
+  ends_at: Time
+  /** Set when the blackout was given as whole days (in the person's time zone then). */
+  first_day: string | null
+  last_day: string | null
+  created_at: Time
+}
+
+interface WeeklyUnavailabilityTable {
+  seq: Generated<number>
+  id: string
+  email: string
+  /** 1 Monday … 7 Sunday. */
+  day_of_week: number
+  /** `HH:MM`, `to_time` after `from_time` (`24:00` for the end of the day). */
+  from_time: string
+  to_time: string
+  created_at: Time
+}
+
+interface BusyCalendarsTable {
+  seq: Generated<number>
+  id: string
+  email: string
+  url: string
+  created_at: Time
+  fetched_at: Time | null
+  /** Why the last read failed (a class, never the server's text); null after a success. */
+  last_error: string | null
+  next_fetch_at: Time
+}
+
+interface BusyEventsTable {
+  seq: Generated<number>
+  calendar_id: string
+  email: string
+  starts_at: Time
+  ends_at: Time
+}
+
 type IdempotencyStatus = 'running' | 'completed'
 
 interface IdempotencyKeysTable {
@@ -302,6 +347,10 @@ export interface Db {
   notifications: NotificationsTable
   notification_optouts: NotificationOptoutsTable
   unsubscribe_tokens: UnsubscribeTokensTable
+  blackouts: BlackoutsTable
+  weekly_unavailability: WeeklyUnavailabilityTable
+  busy_calendars: BusyCalendarsTable
+  busy_events: BusyEventsTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -322,6 +371,9 @@ export type NewWebhookEndpoint = Insertable<WebhookEndpointsTable>
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>
 export type NewDelivery = Insertable<WebhookDeliveriesTable>
 export type NewAttempt = Insertable<WebhookAttemptsTable>
+export type BlackoutRow = Selectable<BlackoutsTable>
+export type WeeklyRow = Selectable<WeeklyUnavailabilityTable>
+export type BusyCalendarRow = Selectable<BusyCalendarsTable>
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>
 export type NotificationRow = Selectable<NotificationsTable>
 export type NewNotification = Insertable<NotificationsTable>

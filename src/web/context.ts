@@ -1,6 +1,7 @@
 // What the app's route modules share: the services (with their clock), the settings and the page renderer.
 import type { CookieSerializeOptions } from '@fastify/cookie'
 import type { Deps } from '../domain/deps.js'
+import type { AfterReply } from './after-reply.js'
 import type { Mailer } from './mail.js'
 import type { SendPage } from './pages.js'
 import type { AppSettings } from './settings.js'
@@ -14,4 +15,6 @@ export interface WebContext {
   readonly publicUrl: () => string
   readonly sessionCookie: { readonly name: string; readonly options: CookieSerializeOptions }
   readonly sendPage: SendPage
+  /** Work that starts once the reply is out (the sign-in mail). */
+  readonly afterReply: AfterReply
 }

@@ -10,11 +10,13 @@ import type { ViewName, Views } from './views.js'
 
 const eta = new Eta({ views: VIEWS_DIR, cache: true })
 
-type NavKey = 'schedule' | 'open' | 'earnings' | 'leagues' | 'organize' | 'calendar' | 'profile'
+type NavKey =
+  'schedule' | 'open' | 'availability' | 'earnings' | 'leagues' | 'organize' | 'calendar' | 'profile'
 
 const NAV: readonly { key: NavKey; label: string; href: string }[] = [
   { key: 'schedule', label: 'Schedule', href: paths.home.href() },
   { key: 'open', label: 'Open games', href: paths.openGames.href() },
+  { key: 'availability', label: 'Availability', href: paths.availability.href() },
   { key: 'earnings', label: 'Earnings', href: paths.earnings.href() },
   { key: 'leagues', label: 'Leagues', href: paths.leagues.href() },
   { key: 'organize', label: 'Organize', href: paths.organize.href() },

@@ -10,12 +10,14 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, F
 import type { Deps } from '../domain/deps.js'
 import { ApiError } from '../domain/errors.js'
 import { findPerson } from '../domain/sessions.js'
+import { afterReplyQueue, type AfterReply } from './after-reply.js'
 import { loadStylesheet } from './assets.js'
 import type { WebContext } from './context.js'
 import { smtpMailer, type Mailer } from './mail.js'
 import { pageSender } from './pages.js'
 import { APP_PREFIX, paths } from './paths.js'
 import { accountRoutes } from './routes/account.js'
+import { availabilityRoutes } from './routes/availability.js'
 import { calendarRoutes } from './routes/calendar.js'
 import { openGameRoutes } from './routes/open-games.js'
 import { organizeGameRoutes } from './routes/organize-games.js'
@@ -31,6 +33,7 @@ const ROUTES: readonly ((app: FastifyInstance, context: WebContext) => void)[] =
   signInRoutes,
   scheduleRoutes,
   openGameRoutes,
+  availabilityRoutes,
   accountRoutes,
   calendarRoutes,
   organizeGameRoutes,
@@ -44,6 +47,8 @@ export interface WebOptions {
   readonly settings: AppSettings
   /** Default: SMTP when `settings.smtpUrl` is set, else none (the sign-in page says to ask the operator). */
   readonly mailer?: Mailer
+  /** Default: an in-process queue; tests pass their own to wait for it or hold it. */
+  readonly afterReply?: AfterReply
 }
 
 const CSRF_FAILURES = new Set(['FST_CSRF_INVALID_TOKEN', 'FST_CSRF_MISSING_SECRET'])
@@ -63,7 +68,13 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
   const cookiePath = secure ? '/' : APP_PREFIX
   const mailer =
     options.mailer ?? (settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.mailFrom) : undefined)
-  if (!options.mailer && mailer) app.addHook('onClose', async () => mailer.close())
+  const afterReply =
+    options.afterReply ?? afterReplyQueue((error) => app.log.error({ err: error }, 'deferred task failed'))
+  // A stopping server sends the mail it promised before closing the mailer and the database.
+  app.addHook('onClose', async () => {
+    await afterReply.idle()
+    if (!options.mailer) mailer?.close()
+  })
   const stylesheet = loadStylesheet()
 
   const context: WebContext = {
@@ -77,6 +88,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
       options: { path: cookiePath, httpOnly: true, sameSite: 'lax', secure },
     },
     sendPage: pageSender(paths.stylesheet.href({ file: stylesheet.name })),
+    afterReply,
   }
 
   // The app's pages are no partner operation: the OpenAPI document (and its parity tests) must not see them.

@@ -41,6 +41,12 @@ export interface Views {
     help: Readonly<Record<NotificationKindName, string>>
   }
   unsubscribe: { token: string; email: string; word: string; done: boolean }
+  availability: {
+    blackouts: readonly { id: string; label: string }[]
+    weekly: readonly { id: string; label: string }[]
+    calendars: readonly { id: string; url: string; status: string }[]
+    days: readonly { value: number; name: string }[]
+  }
   calendar: { feed?: { createdAt: string } | undefined; feedUrl?: string }
   organize: { leagues: readonly LeagueOverview[] }
   'organize-games': LeagueTabs & {

@@ -49,6 +49,8 @@ const COMMANDS: [string[], string[]][] = [
       'approve',
       'deny',
       'sign-in-link',
+      'blackout',
+      'availability',
       '{"error":"<code>"}',
     ],
   ],
@@ -87,6 +89,14 @@ const COMMANDS: [string[], string[]][] = [
   [
     ['app', 'sign-in-link'],
     ['--email', '--database', 'last line', 'once', 'REFDESK_PUBLIC_URL'],
+  ],
+  [
+    ['app', 'blackout'],
+    ['--email', '--from', '--to', '--database', 'time zone'],
+  ],
+  [
+    ['app', 'availability'],
+    ['--email', '--database', '{blackouts, weekly,'],
   ],
 ]
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach } from 'vitest'
 import { buildHttp, openRuntime, type Runtime } from '../../src/app.js'
 import { appSettings } from '../../src/config.js'
 import type { App } from '../../src/http/server.js'
+import { afterReplyQueue, type AfterReply } from '../../src/web/after-reply.js'
 import type { MailMessage, Mailer } from '../../src/web/mail.js'
 import { isPostgres, testDatabaseUrl } from '../helpers/app.js'
 
@@ -17,9 +18,15 @@ export interface Page {
 
 export class Visitor {
   readonly cookies = new Map<string, string>()
+  /** Sent with every request (a proxy's X-Forwarded-For). */
+  readonly headers: Record<string, string> = {}
   csrf = ''
 
-  constructor(private readonly app: App) {}
+  /** `settle`: awaited after every answer (the app's deferred work, such as the sign-in mail). */
+  constructor(
+    private readonly app: App,
+    private readonly settle: () => Promise<void> = async () => undefined,
+  ) {}
 
   async get(url: string): Promise<Page> {
     return this.send('GET', url)
@@ -35,6 +42,7 @@ export class Visitor {
       method,
       url,
       headers: {
+        ...this.headers,
         ...(this.cookies.size > 0 && {
           cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
         }),
@@ -42,6 +50,7 @@ export class Visitor {
       },
       ...(payload !== undefined && { payload }),
     })
+    await this.settle()
     for (const cookie of res.cookies as { name: string; value: string; expires?: Date }[]) {
       if (cookie.value === '' || (cookie.expires && cookie.expires.getTime() <= Date.now())) {
         this.cookies.delete(cookie.name)
@@ -63,6 +72,8 @@ export interface WebTest {
   app: App
   runtime: Runtime
   mail: MailMessage[]
+  /** Work the app does after answering (the sign-in mail); visitors wait for it after every answer. */
+  afterReply: AfterReply
   /** The services' clock; tests set it. */
   now: Date
   visitor(): Visitor
@@ -83,6 +94,9 @@ export function useWebApp(settings: Parameters<typeof appSettings>[0] = {}): Web
       },
       close: () => undefined,
     }
+    t.afterReply = afterReplyQueue((error) => {
+      throw error
+    })
     t.runtime = await openRuntime(await testDatabaseUrl(), {
       migrate: !isPostgres(),
       clock: { now: () => t.now.getTime() },
@@ -97,6 +111,7 @@ export function useWebApp(settings: Parameters<typeof appSettings>[0] = {}): Web
           ...settings,
         }),
         mailer,
+        afterReply: t.afterReply,
       },
     })
     await t.app.ready()
@@ -105,7 +120,7 @@ export function useWebApp(settings: Parameters<typeof appSettings>[0] = {}): Web
     await t.app.close()
     await t.runtime.close()
   })
-  t.visitor = () => new Visitor(t.app)
+  t.visitor = () => new Visitor(t.app, () => t.afterReply.idle())
   t.linkTokenFor = (email) => {
     const message = t.mail.filter((m) => m.to === email).at(-1)
     const token = message && /token=([A-Za-z0-9_-]+)/.exec(message.text)?.[1]

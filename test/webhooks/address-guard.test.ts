@@ -1,5 +1,7 @@
+import { inspect } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import {
+  guardedLookup,
   parseAllowPrivate,
   refusalForUrl,
   refusalReason,
@@ -115,5 +117,16 @@ describe('address guard', () => {
 
   it('rejects a value that is neither true nor CIDRs', () => {
     expect(() => parseAllowPrivate('yes')).toThrow(/REFDESK_WEBHOOK_ALLOW_PRIVATE/)
+  })
+
+  it('a name refused at connection names the class only, never the addresses it resolved to', async () => {
+    const error = await new Promise<unknown>((resolve) =>
+      guardedLookup(STRICT_POLICY)('localhost', { all: true }, (err) => resolve(err)),
+    )
+    expect(error).toMatchObject({ name: 'AddressRefusedError', reason: 'loopback' })
+    // Everything a log line or a message could be built from: message, stack, own fields.
+    const shown = [String(error), inspect(error, { depth: 5 }), JSON.stringify(error)].join('\n')
+    expect(shown).toContain('loopback')
+    expect(shown).not.toMatch(/127\.0\.0\.1|::1\b/)
   })
 })

@@ -2,6 +2,7 @@
 // through the same domain services as the API, so they emit the same webhook events.
 import { Command, Option } from 'commander'
 import { assignPosition, withdrawClaim } from '../../domain/assignments.js'
+import { addBlackout, getAvailability, ownerByEmail } from '../../domain/availability.js'
 import { CONSOLE_CALLER } from '../../domain/caller.js'
 import { simulatedProcessor, type SimulatedOutcome } from '../../domain/payment-processor.js'
 import { approveOfficial, denyOfficial } from '../../domain/officials.js'
@@ -21,7 +22,9 @@ function act(flags: DatabaseFlags, action: (deps: Deps) => Promise<unknown>, run
 
 export function appCommand(): Command {
   const app = new Command('app')
-    .summary('in-app actions: claim, withdraw, complete, no-show, pay, charge, approve, deny, sign-in-link')
+    .summary(
+      'in-app actions: claim, withdraw, complete, no-show, pay, charge, approve, deny, sign-in-link, blackout, availability',
+    )
     .description(
       'Perform the actions of organizers and officials that the partner API does not expose. Each prints ' +
         'the resulting record as JSON on stdout and emits the same webhook events as the application. ' +
@@ -30,6 +33,7 @@ export function appCommand(): Command {
   addOfficialActions(app)
   addOrganizerActions(app)
   addSignInLink(app)
+  addAvailability(app)
   return app
 }
 
@@ -189,4 +193,38 @@ function addSignInLink(app: Command): void {
       process.stderr.write('Give this link to its owner only: it signs them in, once, within 15 minutes.\n')
       printLine(`${publicUrl}/app/sign-in/link?token=${token}`)
     })
+}
+
+/** A person's availability, by address: what the Availability page does, for operators and tests. */
+function addAvailability(app: Command): void {
+  app
+    .command('blackout')
+    .summary('add a blackout to a person’s availability (no event)')
+    .description(
+      'The person with this email address is unavailable from --from to --to: two days (YYYY-MM-DD) block ' +
+        'whole days, first to last; date-times block [from, to), read in the person’s time zone when they ' +
+        'carry no offset. Prints the blackout. An address no user has prints {"error":"account_not_found"}.',
+    )
+    .requiredOption('--email <email>', 'the person’s email address')
+    .requiredOption('--from <iso>', 'a day (YYYY-MM-DD) or an ISO date-time')
+    .requiredOption('--to <iso>', 'a day (YYYY-MM-DD, included) or an ISO date-time (excluded)')
+    .addOption(databaseOption())
+    .action((flags: DatabaseFlags & { email: string; from: string; to: string }) =>
+      act(flags, async (deps) =>
+        addBlackout(deps, await ownerByEmail(deps, flags.email), { from: flags.from, to: flags.to }),
+      ),
+    )
+
+  app
+    .command('availability')
+    .summary('print a person’s availability: {blackouts, weekly, calendars}')
+    .description(
+      'Prints the availability of the person with this email address as JSON: {blackouts, weekly, ' +
+        'calendars}, as their Availability page shows it.',
+    )
+    .requiredOption('--email <email>', 'the person’s email address')
+    .addOption(databaseOption())
+    .action((flags: DatabaseFlags & { email: string }) =>
+      act(flags, async (deps) => getAvailability(deps, await ownerByEmail(deps, flags.email))),
+    )
 }

@@ -2,7 +2,14 @@
 // in-flight requests finish, closes the database and exits 0; a second signal exits at once with 1.
 import { Command } from 'commander'
 import type { FastifyInstance } from 'fastify'
-import { buildHttp, openRuntime, serveMetrics, startNotifications, type App } from '../../app.js'
+import {
+  buildHttp,
+  openRuntime,
+  serveMetrics,
+  startCalendarRefresh,
+  startNotifications,
+  type App,
+} from '../../app.js'
 import {
   describeDatabase,
   flagHelp,
@@ -42,11 +49,13 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
   const runtime = await openRuntime(config.databaseUrl, {
     limits: config.limits,
     webhookPolicy: config.webhooks.policy,
+    outbound: { timeoutMs: config.webhooks.timeoutMs },
   })
   let app: App | undefined
   let metrics: FastifyInstance | undefined
   let dispatcher: Dispatcher | undefined
   let notifier: Notifier | undefined
+  let stopCalendars: (() => Promise<void>) | undefined
   let draining = false
   try {
     app = await buildHttp(runtime, loggerOptions(config.logLevel), {
@@ -56,6 +65,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
       web: { settings: config.app },
       publicUrl: config.publicUrl,
       metrics: config.metrics,
+      trustProxy: config.trustProxy,
     })
     // A response written while draining tells keep-alive clients to let go of the socket; otherwise
     // close() would wait for each client's idle timeout after its last in-flight request finished.
@@ -73,12 +83,14 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
     if (flags.worker !== false) {
       dispatcher = startDispatcher({ database: runtime.database, settings: config.webhooks, log: app.log })
       notifier = startNotifications(runtime, config.notifications, { log: app.log })
+      stopCalendars = startCalendarRefresh(runtime, app.log)
     }
   } catch (error) {
     await app?.close()
     await metrics?.close()
     await dispatcher?.stop()
     await notifier?.stop()
+    await stopCalendars?.()
     await runtime.close()
     throw error
   }
@@ -104,6 +116,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
       await metrics?.close()
       await dispatcher?.stop()
       await notifier?.stop()
+      await stopCalendars?.()
       await runtime.close()
     },
     'shutting down: draining in-flight requests',

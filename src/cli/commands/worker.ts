@@ -2,7 +2,7 @@
 // processes. SIGTERM or SIGINT stops leasing, lets in-flight attempts finish (or releases them), exits 0.
 import { Command } from 'commander'
 import { pino } from 'pino'
-import { openRuntime, serveMetrics, startNotifications } from '../../app.js'
+import { openRuntime, serveMetrics, startCalendarRefresh, startNotifications } from '../../app.js'
 import { describeDatabase, loadConfig, settingsHelp, type ConfigFlags } from '../../config.js'
 import { loggerOptions } from '../../logger.js'
 import { startDispatcher } from '../../webhooks/dispatcher.js'
@@ -23,12 +23,17 @@ export function workerCommand(): Command {
       const config = loadConfig({ flags })
       const log = pino(loggerOptions(config.logLevel))
       // A worker only delivers what a server wrote: a database it would have to create holds nothing.
-      const runtime = await openRuntime(config.databaseUrl, { create: false })
+      const runtime = await openRuntime(config.databaseUrl, {
+        create: false,
+        webhookPolicy: config.webhooks.policy,
+        outbound: { timeoutMs: config.webhooks.timeoutMs },
+      })
       const { port, token } = config.metrics
       const metrics =
         port === undefined ? undefined : await serveMetrics(runtime, { token, port, host: config.host })
       const dispatcher = startDispatcher({ database: runtime.database, settings: config.webhooks, log })
       const notifier = startNotifications(runtime, config.notifications, { log })
+      const stopCalendars = startCalendarRefresh(runtime, log)
       log.info(
         {
           database: describeDatabase(config.databaseUrl),
@@ -43,6 +48,7 @@ export function workerCommand(): Command {
         async () => {
           await dispatcher.stop()
           await notifier.stop()
+          await stopCalendars()
           await metrics?.close()
           await runtime.close()
         },

@@ -8,6 +8,7 @@ import * as m0005 from './0005_developer_surface.js'
 import * as m0006 from './0006_organizer.js'
 import * as m0007 from './0007_webhook_toolkit.js'
 import * as m0009 from './0009_notifications.js'
+import * as m0010 from './0010_availability.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006_organizer': m0006,
   '0007_webhook_toolkit': m0007,
   '0009_notifications': m0009,
+  '0010_availability': m0010,
 }
 
 export const migrationProvider: MigrationProvider = {

@@ -11,12 +11,13 @@ import { signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
 import { paths } from '../paths.js'
 
-type Code = 'taken' | 'gone' | 'not_allowed'
+type Code = 'taken' | 'gone' | 'not_allowed' | 'started'
 
 const NOTICES: Notices<Code> = {
   taken: { kind: 'error', text: 'Someone else took this game.' },
   gone: { kind: 'error', text: 'That game is not open any more.' },
   not_allowed: { kind: 'error', text: 'You cannot claim games in that league.' },
+  started: { kind: 'error', text: 'That game has already started: it can no longer be claimed.' },
 }
 
 /** Every refusal a claim can meet, as the notice it shows: a missing game and another league's read alike. */
@@ -27,6 +28,7 @@ const CLAIM_REFUSALS: Refusals<Code> = {
   no_open_position: 'gone',
   position_not_open: 'gone',
   not_a_league_official: 'not_allowed',
+  game_started: 'started',
 }
 
 export function openGameRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {

@@ -13,6 +13,7 @@ import {
 import type { SimulatedOutcome } from '../../domain/payment-processor.js'
 import { chargePayment, markPaid, markPaymentsPaid, withSimulatedOutcome } from '../../domain/payments.js'
 import type { WebContext } from '../context.js'
+import { defuseFormulas } from '../csv.js'
 import { field, idList, pageNumber, queryString } from '../forms.js'
 import { idParam, signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
@@ -187,7 +188,7 @@ const CSV_COLUMNS: readonly [string, (p: LedgerLine) => string | number | null][
 function toCsv(payments: readonly LedgerLine[]): string {
   const cell = (value: string | number | null) => {
     let text = value === null ? '' : String(value)
-    if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
+    if (typeof value === 'string') text = defuseFormulas(text)
     return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
   }
   const lines = [CSV_COLUMNS.map(([name]) => name).join(',')]

@@ -2,10 +2,11 @@
 // that fetch links must not use them up, so the GET only looks and the POST signs in.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import {
+  admitSignInRequest,
   isLiveSignInLink,
+  makeSignInLink,
   normalizeEmail,
   redeemSignInLink,
-  requestSignInLink,
 } from '../../domain/sign-in-links.js'
 import { endSession } from '../../domain/sessions.js'
 import type { WebContext } from '../context.js'
@@ -34,18 +35,18 @@ export function signInRoutes(app: FastifyInstance, context: WebContext): void {
     }
     let limited = false
     if (mailer) {
-      const result = await requestSignInLink(deps, {
-        email,
-        client: request.ip,
-        limits: settings.signInLimits,
-      })
-      limited = result.outcome === 'limited'
-      if (result.outcome === 'link') {
-        const link = `${context.publicUrl()}${paths.signInLink.href({ token: result.token })}`
-        // Sent after answering, so the answer takes as long whether or not the address has an account. The
-        // failure is logged by code only: a mail server's message can quote the address.
-        mailer.send(signInMessage(email, link)).catch((error: { code?: unknown }) => {
-          request.log.warn({ code: error.code }, 'sign-in email not sent')
+      limited = !(await admitSignInRequest(deps, { client: request.ip, limits: settings.signInLimits }))
+      // Whether the address has an account is looked up only after the answer is out: the answer, and how
+      // long it takes, are the same for every address. The failure is logged by code only: a mail server's
+      // message can quote the address.
+      if (!limited) {
+        context.afterReply.defer(reply, async () => {
+          const token = await makeSignInLink(deps, { email, limits: settings.signInLimits })
+          if (token === undefined) return
+          const link = `${context.publicUrl()}${paths.signInLink.href({ token })}`
+          await mailer.send(signInMessage(email, link)).catch((error: { code?: unknown }) => {
+            request.log.warn({ code: error.code }, 'sign-in email not sent')
+          })
         })
       }
     }

@@ -1,0 +1,119 @@
+// An outbound GET under the webhook rules (a busy calendar's ICS feed): https only, every connection through
+// the address guard (redirects too, so a public address cannot bounce the request to a private one), one
+// time-out for the whole exchange and a cap on the body. Failures are named by class, never by the
+// server's text, so nothing another site controls reaches a page or a log line.
+import { Agent } from 'undici'
+import {
+  AddressRefusedError,
+  guardedLookup,
+  literalAddress,
+  refusalReason,
+  type AddressPolicy,
+} from './address-guard.js'
+
+export interface GetOptions {
+  readonly policy: AddressPolicy
+  readonly timeoutMs: number
+  /** Bodies longer than this are refused (`too_large`). */
+  readonly maxBytes: number
+  /** Trust these CAs instead of the default store (in-process tests; processes use NODE_EXTRA_CA_CERTS). */
+  readonly ca?: string | Buffer
+}
+
+export type GetResult =
+  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string }
+
+const MAX_REDIRECTS = 3
+
+/** A getter sharing one guarded connection pool. */
+export function guardedGetter(options: GetOptions): (url: string) => Promise<GetResult> {
+  const agent = new Agent({
+    connections: 4,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connect: {
+      lookup: guardedLookup(options.policy),
+      timeout: options.timeoutMs,
+      ...(options.ca !== undefined && { ca: options.ca }),
+    },
+  })
+  return (url) => get(agent, options, url)
+}
+
+async function get(agent: Agent, options: GetOptions, start: string): Promise<GetResult> {
+  const controller = new AbortController()
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    controller.abort()
+  }, options.timeoutMs)
+  try {
+    let url = new URL(start)
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const refused = hopRefusal(url, options.policy)
+      if (refused !== null) return { ok: false, error: refused }
+      const response = await agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'GET',
+        headers: { accept: 'text/calendar, */*;q=0.5', 'user-agent': 'RefDesk busy-calendar reader' },
+        signal: controller.signal,
+      })
+      const location = response.headers.location
+      if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
+        await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined)
+        url = new URL(location, url)
+        continue
+      }
+      if (response.statusCode < 200 || response.statusCode >= 300) {
+        await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined)
+        return { ok: false, error: `http_status:${response.statusCode}` }
+      }
+      return await readCapped(response.body, options.maxBytes)
+    }
+    return { ok: false, error: 'too_many_redirects' }
+  } catch (error) {
+    return { ok: false, error: timedOut ? 'timeout' : errorClass(error) }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function hopRefusal(url: URL, policy: AddressPolicy): string | null {
+  if (url.protocol !== 'https:') return 'https_required'
+  const literal = literalAddress(url.hostname)
+  const reason = literal === undefined ? null : refusalReason(literal, policy)
+  return reason === null ? null : `address_refused:${reason}`
+}
+
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  maxBytes: number,
+): Promise<GetResult> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body) {
+    size += chunk.length
+    if (size > maxBytes) {
+      body.destroy()
+      return { ok: false, error: 'too_large' }
+    }
+    chunks.push(chunk)
+  }
+  return { ok: true, text: Buffer.concat(chunks).toString('utf8') }
+}
+
+const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_CERT)/
+
+function errorClass(error: unknown): string {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof AddressRefusedError) return `address_refused:${e.reason}`
+    const code = (e as { code?: unknown }).code
+    if (typeof code !== 'string') continue
+    if (code === 'ECONNREFUSED') return 'connection_refused'
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return 'dns_error'
+    if (code.endsWith('TIMEOUT') || code === 'ETIMEDOUT') return 'timeout'
+    if (TLS_CODE.test(code)) return 'tls_error'
+  }
+  return 'network_error'
+}
