@@ -93,12 +93,21 @@ export async function claimPosition(
  * claim either lands before it (refused) or waits for it. An in-app claim (the app, `refdesk app claim`) of
  * a game that has started is refused under the game's lock, as a withdrawal is: a claimed past game could
  * be completed and paid. The partner's assign keeps the spec's rules (a partner may record who worked).
+ * A published plan's proposals land here too.
  */
-async function claimFor(
+export async function claimFor(
   trx: Transaction<Db>,
   deps: NotifyDeps,
-  /** `inApp`: the official's own claim (the app, `refdesk app claim`): no `assigned` mail, their reminder only. */
-  claim: { leagueId: string; gameId: string; positionId: string | undefined; user: UserRow; inApp: boolean },
+  /** `inApp`: a claim made in the app or `refdesk app claim` (a game that has started is refused). */
+  claim: {
+    leagueId: string
+    gameId: string
+    positionId: string | undefined
+    user: UserRow
+    inApp: boolean
+    /** Whether the official took it themselves (no `assigned` mail); default `inApp`. */
+    byThemselves?: boolean
+  },
   at: string,
 ): Promise<GameDetail> {
   const { leagueId, user } = claim
@@ -130,7 +139,7 @@ async function claimFor(
   await notifyTaken(trx, deps, at, {
     positionId: position.id,
     userId: user.id,
-    byThemselves: claim.inApp,
+    byThemselves: claim.byThemselves ?? claim.inApp,
   })
   return detail
 }

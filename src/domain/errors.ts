@@ -45,6 +45,7 @@ export const ERROR_STATUS = {
   invalid_status_filter: 400,
   invalid_since: 400,
   invalid_event: 400,
+  // The plan window of the assignor (issue 26) and the blackouts of availability (issue 24).
   invalid_from: 400,
   invalid_to: 400,
   invalid_dayOfWeek: 400,
@@ -62,6 +63,7 @@ export const ERROR_STATUS = {
   payment_not_found: 404,
   account_not_found: 404,
   delivery_not_found: 404,
+  plan_not_found: 404,
 
   user_is_organizer: 409,
   not_an_official: 409,
@@ -83,6 +85,12 @@ export const ERROR_STATUS = {
   game_started: 409,
   idempotency_key_in_use: 409,
   endpoint_disabled: 409,
+  // Issue 26: publishing a plan twice; a proposal whose official now has a game too close to it.
+  plan_already_published: 409,
+  schedule_conflict: 409,
+  official_unavailable: 409,
+  daily_limit_reached: 409,
+  level_too_low: 409,
   availability_limit_reached: 409,
 
   // Not in the spec (which names no rate limits): a key over its rate (docs/decisions.md), with Retry-After.

@@ -1,6 +1,7 @@
 // A person's settings. Times in the app are shown in their time zone, UTC until they choose one.
 import { isoNow } from '../clock.js'
 import * as people from '../store/people.js'
+import * as plans from '../store/plans.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 
@@ -16,4 +17,22 @@ const KNOWN = new Set(TIME_ZONES)
 export async function setTimeZone(deps: Deps, person: { email: string }, timeZone: string): Promise<void> {
   if (!KNOWN.has(timeZone)) fail('invalid_time_zone')
   await people.upsertTimeZone(deps.db, person.email, timeZone, isoNow(deps.clock))
+}
+
+/**
+ * The person's home point, for the assignor's distance to a game; both null clears it. A latitude
+ * outside ±90 or a longitude outside ±180, or one without the other, is refused.
+ */
+export async function setHomePoint(
+  deps: Deps,
+  person: { email: string },
+  point: { latitude: number | null; longitude: number | null },
+): Promise<void> {
+  const { latitude, longitude } = point
+  if (latitude !== null && !(Math.abs(latitude) <= 90)) fail('invalid_latitude')
+  if (longitude !== null && !(Math.abs(longitude) <= 180)) fail('invalid_longitude')
+  if ((latitude === null) !== (longitude === null))
+    fail(latitude === null ? 'invalid_latitude' : 'invalid_longitude')
+  const at = isoNow(deps.clock)
+  await plans.setHomePoint(deps.db, person.email, point, { timeZone: DEFAULT_TIME_ZONE, at })
 }

@@ -95,10 +95,20 @@ function completeOperation(
   }
   const limited = op.responses['429']
   if (limited) limited.headers = { ...limited.headers, 'Retry-After': RETRY_AFTER }
+  const ok = op.responses['200']
+  if (operation?.paged && ok) ok.headers = { ...ok.headers, Link: NEXT_LINK }
+}
+
+const NEXT_LINK = {
+  description:
+    'RefDesk extension. `<…>; rel="next"`: the next (older) page, this request with its `cursor` set (a reference relative to the request URL). Absent on the last page.',
+  schema: { type: 'string' },
+  example:
+    '</api/v1/webhooks/tz4a98xxat96iws9zmbrgj3a/deliveries?limit=50&cursor=WyIyMDI2LTA0LTIxVDEyOjAwOjAwLjAwMFoiLDQyXQ>; rel="next"',
 }
 
 const EXTENSION_NOTE =
-  '**RefDesk extension** (`x-refdesk-extension: true`): an additive operation beyond the Partner API v1 spec, with no MCP tool.'
+  '**RefDesk extension** (`x-refdesk-extension: true`): an additive operation beyond the Partner API v1 spec (only the assignor’s have MCP tools).'
 
 const EMITTED_BY: Record<EventName, string> = {
   'game.created': 'POST /leagues/{leagueId}/games, once per persisted game, upsert-updates included.',

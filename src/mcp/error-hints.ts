@@ -35,6 +35,10 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   position_taken: 'already claimed, possibly by a concurrent call: see refdesk_get_game',
   position_not_claimed: 'nobody holds that position',
   external_id_conflict: 'that externalId belongs to a game of another league: use another externalId',
+  invalid_from: 'an ISO 8601 date-time',
+  invalid_to: 'an ISO 8601 date-time after from, at most 31 days after it',
+  plan_not_found: 'unknown or out-of-scope planId; refdesk_plan_assignments makes a plan',
+  plan_already_published: 'this plan is published; make a new one with refdesk_plan_assignments',
   endpoint_limit_reached:
     'this source has as many webhook endpoints as it may: delete one (refdesk_delete_webhook) first',
 }

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { ApiError } from '../domain/errors.js'
+import { NextCursor } from '../schemas/common.js'
 import { mcpToolCalls } from '../metrics.js'
 import type { Operation } from '../operations/operation.js'
 import type { Forward, RestCall } from './forward.js'
@@ -27,6 +28,7 @@ import { gameTools } from './tools/games.js'
 import { leagueTools } from './tools/leagues.js'
 import { officialTools } from './tools/officials.js'
 import { paymentTools } from './tools/payments.js'
+import { planTools } from './tools/plans.js'
 import { webhookTools } from './tools/webhooks.js'
 
 export const TOOLS: readonly ToolSpec[] = [
@@ -36,6 +38,7 @@ export const TOOLS: readonly ToolSpec[] = [
   ...assignmentTools,
   ...paymentTools,
   ...webhookTools,
+  ...planTools,
 ]
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -44,7 +47,7 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 
 const guarded = TOOLS.filter((spec) => spec.preview).map((spec) => spec.name)
 
-export const INSTRUCTIONS = `RefDesk schedules sports officials. Each of the ${TOOLS.length} tools runs one Partner API v1 operation with your API key’s scope: you see and change only your source’s leagues (and leagues granted to you); any other id answers exactly like a nonexistent one. Start with refdesk_list_leagues. Errors come back as {"error":"<code>"}; each tool’s description lists its codes and what to do about them. Destructive tools (${guarded.join(', ')}) change nothing unless called with confirm: true; without it they return a preview to show the user first.`
+export const INSTRUCTIONS = `RefDesk schedules sports officials. Each of the ${TOOLS.length} tools runs one Partner API v1 operation (the assignor’s three, which suggest officials, plan a window and publish the plan, one RefDesk extension each) with your API key’s scope: you see and change only your source’s leagues (and leagues granted to you); any other id answers exactly like a nonexistent one. Start with refdesk_list_leagues. Errors come back as {"error":"<code>"}; each tool’s description lists its codes and what to do about them. Destructive tools (${guarded.join(', ')}) change nothing unless called with confirm: true; without it they return a preview to show the user first.`
 
 // Path ids say which tool hands them out, so an agent knows where to look.
 const ID_HINTS: Record<string, string> = {
@@ -52,6 +55,7 @@ const ID_HINTS: Record<string, string> = {
   gameId: 'Game id, from refdesk_list_games, refdesk_get_league or refdesk_upsert_games.',
   userId: 'The official’s userId, from refdesk_list_officials.',
   positionId: 'Position id, from refdesk_get_game or refdesk_list_assignments.',
+  planId: 'Plan id, from refdesk_plan_assignments.',
   webhookId: 'Webhook endpoint id, from refdesk_list_webhooks or refdesk_create_webhook.',
 }
 
@@ -81,7 +85,7 @@ function outputSchema(spec: ToolSpec): z.ZodObject {
           .optional()
           .meta({ description: 'What would change, when not confirmed.' }),
       })
-    : z.object({ data: spec.operation.data, ...spec.operation.beside })
+    : z.object({ data: spec.operation.data, ...(spec.operation.paged && { nextCursor: NextCursor }) })
 }
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
@@ -161,9 +165,11 @@ async function runTool(spec: ToolSpec, args: Args, forward: Forward): Promise<Ca
       return success({ preview: await spec.preview.build(args, forward) })
     const res = await forward(restCall(spec.operation, args))
     if (res.status >= 400) return failure(res.body)
-    // Fields beside `data` (a page's `nextCursor`) reach the agent too.
-    const body = res.body as { data: unknown }
-    return success(spec.operation.beside ? { ...body } : { data: body.data })
+    // A page's `nextCursor` (REST's Link header) reaches the agent beside `data`.
+    const body = res.body as { data: unknown; nextCursor?: string | null }
+    return success(
+      spec.operation.paged ? { data: body.data, nextCursor: body.nextCursor ?? null } : { data: body.data },
+    )
   } catch (error) {
     if (error instanceof RestFailure) return failure(error.body)
     if (error instanceof ApiError) return failure(error.body)

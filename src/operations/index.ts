@@ -1,11 +1,12 @@
 // Every REST operation but the index, in the order the index and the OpenAPI document list them: the
-// spec's (one MCP tool each), then RefDesk's extensions (REST only).
+// spec's (one MCP tool each), then RefDesk's extensions (REST only, but for the assignor's three tools).
 import { assignmentOperations } from './assignments.js'
 import { gameOperations } from './games.js'
 import { leagueOperations } from './leagues.js'
 import { officialOperations } from './officials.js'
 import type { Operation } from './operation.js'
 import { paymentOperations } from './payments.js'
+import { planOperations } from './plans.js'
 import { webhookExtensionOperations, webhookOperations } from './webhooks.js'
 
 export const OPERATIONS: readonly Operation[] = [
@@ -17,7 +18,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...webhookOperations,
 ]
 
-/** Additive operations beyond the spec, each marked `extension`: REST and the document, no MCP tool. */
-export const EXTENSION_OPERATIONS: readonly Operation[] = [...webhookExtensionOperations]
+/** Additive operations beyond the spec, each marked `extension`: REST and the document (MCP: the assignor's only). */
+export const EXTENSION_OPERATIONS: readonly Operation[] = [...webhookExtensionOperations, ...planOperations]
 
 export const REST_OPERATIONS: readonly Operation[] = [...OPERATIONS, ...EXTENSION_OPERATIONS]

@@ -203,14 +203,37 @@ interface SessionsTable {
   email: string
   created_at: Time
   expires_at: Time
+  /** Null until first used after migration 0013. */
+  last_seen_at: Time | null
 }
 
 interface ProfilesTable {
   seq: Generated<number>
   email: string
   time_zone: string
+  /** Their home point (migration 0015), for the assignor's distance to a game; null until set. */
+  home_latitude: Generated<number | null>
+  home_longitude: Generated<number | null>
   created_at: Time
   updated_at: Time
+}
+
+type PlanStatus = 'draft' | 'published'
+
+/** The assignor's plans (migration 0015); proposals, unfilled and stats are JSON text, read whole. */
+interface AssignmentPlansTable {
+  seq: Generated<number>
+  id: string
+  league_id: string
+  status: PlanStatus
+  from_at: Time
+  to_at: Time
+  proposals: string
+  unfilled: string
+  stats: string
+  outcome: string | null
+  created_at: Time
+  published_at: Time | null
 }
 
 interface CalendarFeedsTable {
@@ -351,6 +374,7 @@ export interface Db {
   weekly_unavailability: WeeklyUnavailabilityTable
   busy_calendars: BusyCalendarsTable
   busy_events: BusyEventsTable
+  assignment_plans: AssignmentPlansTable
 }
 
 export type UserRow = Selectable<UsersTable>
@@ -377,3 +401,4 @@ export type BusyCalendarRow = Selectable<BusyCalendarsTable>
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>
 export type NotificationRow = Selectable<NotificationsTable>
 export type NewNotification = Insertable<NotificationsTable>
+export type AssignmentPlanRow = Selectable<AssignmentPlansTable>

@@ -4,14 +4,20 @@ import { describe, expect, it } from 'vitest'
 import { ERROR_STATUS, type ErrorCode } from '../../src/domain/errors.js'
 import { errorHint } from '../../src/mcp/error-hints.js'
 import { INSTRUCTIONS, TOOL_LIST, TOOLS } from '../../src/mcp/server.js'
-import { OPERATIONS } from '../../src/operations/index.js'
+import { EXTENSION_OPERATIONS, OPERATIONS } from '../../src/operations/index.js'
 
 describe('the MCP tool catalog', () => {
-  it('has exactly one tool per operation', () => {
+  it('has exactly one tool per spec operation, and the assignor’s three on extensions (DESIGN)', () => {
     const count = (operation: (typeof OPERATIONS)[number]) =>
       TOOLS.filter((spec) => spec.operation === operation).length
     expect(OPERATIONS.filter((operation) => count(operation) !== 1).map((o) => o.operationId)).toEqual([])
-    expect(TOOLS).toHaveLength(OPERATIONS.length)
+    const extensionTools = TOOLS.filter((spec) => EXTENSION_OPERATIONS.includes(spec.operation))
+    expect(extensionTools.map((spec) => spec.name)).toEqual([
+      'suggest_officials',
+      'plan_assignments',
+      'publish_plan',
+    ])
+    expect(TOOLS).toHaveLength(OPERATIONS.length + 3)
   })
 
   it("lists each operation's error codes, and only those, in its tool's description", () => {

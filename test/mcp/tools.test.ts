@@ -27,8 +27,18 @@ const TOOL_NAMES = [
   'create_webhook',
   'delete_webhook',
   'list_webhook_deliveries',
+  'suggest_officials',
+  'plan_assignments',
+  'publish_plan',
 ]
-const DESTRUCTIVE = ['cancel_game', 'remove_official', 'unassign_position', 'delete_webhook', 'upsert_games']
+const DESTRUCTIVE = [
+  'cancel_game',
+  'remove_official',
+  'unassign_position',
+  'delete_webhook',
+  'upsert_games',
+  'publish_plan',
+]
 const IDEMPOTENT_WRITES = ['upsert_league', 'upsert_games', 'upsert_official']
 
 describe.each(['in-memory', 'http'] as const)('MCP tools (%s)', (transport) => {
@@ -46,13 +56,13 @@ describe.each(['in-memory', 'http'] as const)('MCP tools (%s)', (transport) => {
     return mcp
   }
 
-  it('lists the 20 tools with explicit annotations and object schemas', async () => {
+  it('lists the 23 tools with explicit annotations and object schemas', async () => {
     const p = await t.partner()
     const { tools } = await (await connect(p.key)).client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES.map((n) => `refdesk_${n}`).sort())
     for (const tool of tools) {
       const name = tool.name.slice('refdesk_'.length)
-      const readOnly = name.startsWith('list_') || name.startsWith('get_')
+      const readOnly = name.startsWith('list_') || name.startsWith('get_') || name === 'suggest_officials'
       expect(tool.annotations, name).toMatchObject({
         readOnlyHint: readOnly,
         destructiveHint: DESTRUCTIVE.includes(name),

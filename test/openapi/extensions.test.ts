@@ -1,11 +1,20 @@
 // RefDesk's additive operations are marked as extensions in the document (and said so in their
-// descriptions), get no MCP tool, and extend the deliveries listing without changing what `data` is.
+// descriptions), get no MCP tool but the assignor's three (DESIGN), and extend the deliveries listing without changing what `data` is.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { TOOL_LIST, TOOLS } from '../../src/mcp/server.js'
 import { EXTENSION_OPERATIONS, OPERATIONS } from '../../src/operations/index.js'
 import { fetchDocument, operationsOf } from './helpers.js'
 
-const EXTENSIONS = ['testWebhook', 'retryWebhookDelivery', 'recoverWebhook', 'enableWebhook']
+const EXTENSIONS = [
+  'testWebhook',
+  'retryWebhookDelivery',
+  'recoverWebhook',
+  'enableWebhook',
+  'listCandidates',
+  'createAssignmentPlan',
+  'getAssignmentPlan',
+  'publishAssignmentPlan',
+]
 
 describe('RefDesk extensions', () => {
   let doc: any
@@ -22,12 +31,16 @@ describe('RefDesk extensions', () => {
     expect(OPERATIONS.some((o) => o.extension)).toBe(false)
   })
 
-  it('have no MCP tool: the server keeps the spec’s 20', () => {
-    expect(TOOL_LIST).toHaveLength(20)
-    expect(TOOLS.filter((spec) => EXTENSION_OPERATIONS.includes(spec.operation))).toEqual([])
+  it('have no MCP tool but the assignor’s three: the server keeps the spec’s 20 and adds those', () => {
+    expect(TOOL_LIST).toHaveLength(23)
+    expect(
+      TOOLS.filter((spec) => EXTENSION_OPERATIONS.includes(spec.operation)).map(
+        (spec) => spec.operation.operationId,
+      ),
+    ).toEqual(['listCandidates', 'createAssignmentPlan', 'publishAssignmentPlan'])
   })
 
-  it('list their error codes, and the deliveries listing keeps `data` an array beside `nextCursor`', () => {
+  it('list their error codes, and the deliveries listing answers `{data}`, its next page in a Link header', () => {
     const retry = doc.paths['/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry'].post
     expect(Object.keys(retry.responses).sort()).toEqual(['202', '401', '404', '409', '429'])
     expect(retry.responses['404'].content['application/json'].schema.properties.error.enum).toEqual([
@@ -38,7 +51,9 @@ describe('RefDesk extensions', () => {
     const list = doc.paths['/api/v1/webhooks/{webhookId}/deliveries'].get
     const body = list.responses['200'].content['application/json'].schema
     expect(body.properties.data.type).toBe('array')
-    expect(body.properties.nextCursor.type).toEqual(['string', 'null'])
+    // The spec's envelope never changes within v1: the next page's address is a Link header.
+    expect(Object.keys(body.properties)).toEqual(['data'])
+    expect(list.responses['200'].headers.Link.description).toContain('rel="next"')
     expect(list.parameters.map((p: any) => p.name)).toEqual(
       expect.arrayContaining(['limit', 'cursor', 'status']),
     )

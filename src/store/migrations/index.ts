@@ -9,6 +9,8 @@ import * as m0006 from './0006_organizer.js'
 import * as m0007 from './0007_webhook_toolkit.js'
 import * as m0009 from './0009_notifications.js'
 import * as m0010 from './0010_availability.js'
+import * as m0013 from './0013_session_idle.js'
+import * as m0015 from './0015_assignment_plans.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -20,6 +22,8 @@ const migrations: Record<string, Migration> = {
   '0007_webhook_toolkit': m0007,
   '0009_notifications': m0009,
   '0010_availability': m0010,
+  '0013_session_idle': m0013,
+  '0015_assignment_plans': m0015,
 }
 
 export const migrationProvider: MigrationProvider = {

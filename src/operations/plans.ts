@@ -1,0 +1,90 @@
+// The assignor's operations (issue 26), RefDesk extensions: candidates for a position, plans as drafts,
+// publishing a plan. Each has an MCP tool (DESIGN "Extensions beyond the spec").
+import { z } from 'zod'
+import { createPlan, getPlan, listCandidates, publishPlan } from '../domain/assignment-plans.js'
+import { GameParams } from '../schemas/games.js'
+import { LeagueParams } from '../schemas/leagues.js'
+import {
+  AssignmentPlan,
+  Candidate,
+  CandidatesQuery,
+  CreatePlanBody,
+  PlanParams,
+  PublishOutcome,
+} from '../schemas/plans.js'
+import { defineOperation } from './operation.js'
+
+const tags = ['assignor']
+
+export const listCandidatesOperation = defineOperation({
+  method: 'GET',
+  path: '/games/{gameId}/candidates',
+  operationId: 'listCandidates',
+  tags,
+  extension: true,
+  summary:
+    'Rank the league’s approved officials for one position of a game, with the rules that exclude the others',
+  description:
+    'Eligible officials first, best first: higher level above the position’s minimum, shorter distance from their home point to the game, fewer games held within 7 days either side. Each official that a conflict rule excludes lists its codes in `reasons` (schedule_conflict, official_unavailable, daily_limit_reached, level_too_low). Without `positionId`, the game’s first open position (else its first). Reads only.',
+  responseDescription: 'The league’s approved officials, eligible first, best first.',
+  params: GameParams,
+  query: CandidatesQuery,
+  data: z.array(Candidate),
+  errors: ['game_not_found', 'position_not_found'],
+  handle: (deps, { caller, params, query }) => listCandidates(deps, caller, params.gameId, query.positionId),
+})
+
+export const createPlanOperation = defineOperation({
+  method: 'POST',
+  path: '/leagues/{leagueId}/assignment-plans',
+  operationId: 'createAssignmentPlan',
+  tags,
+  extension: true,
+  summary: 'Plan the assigning of the open positions of a window, as a draft (nothing is assigned yet)',
+  description:
+    'The plan fills as many of the open positions of the league’s games starting in [from, to) (default: from now, 14 days; at most 31) as any assignment that keeps every conflict rule could, then prefers level margin, shorter travel and an even spread of games. Each proposal’s `why` names its deciding terms; each unfilled position’s `reasons` say which rule excluded which officials. `stats.optimal` is false when the solver’s time ran out and a greedy plan answers. Publish it with POST /assignment-plans/{planId}/publish.',
+  responseDescription: 'The draft plan (201).',
+  status: 201,
+  params: LeagueParams,
+  body: CreatePlanBody,
+  requestExample: { from: '2030-05-04T00:00:00.000Z', to: '2030-05-06T00:00:00.000Z' },
+  data: AssignmentPlan,
+  errors: ['invalid_json', 'invalid_from', 'invalid_to', 'league_not_found'],
+  handle: (deps, { caller, params, body }) => createPlan(deps, caller, params.leagueId, body),
+})
+
+export const getPlanOperation = defineOperation({
+  method: 'GET',
+  path: '/assignment-plans/{planId}',
+  operationId: 'getAssignmentPlan',
+  tags,
+  extension: true,
+  summary: 'Read an assignment plan: its proposals, unfilled positions, stats and, once published, outcome',
+  params: PlanParams,
+  data: AssignmentPlan,
+  errors: ['plan_not_found'],
+  handle: (deps, { caller, params }) => getPlan(deps, caller, params.planId),
+})
+
+export const publishPlanOperation = defineOperation({
+  method: 'POST',
+  path: '/assignment-plans/{planId}/publish',
+  operationId: 'publishAssignmentPlan',
+  tags,
+  extension: true,
+  summary: 'Publish a draft plan: assign each proposal, skipping (never forcing) those no longer valid',
+  description:
+    'Each proposal, soonest first, goes through the race-safe assign after the conflict rules are checked again: `assigned` lists the positions now held (each emits position.claimed), `skipped` the others with the error that stopped them (position_taken, position_not_open, game_started, not_a_league_official, schedule_conflict, …). A plan publishes once.',
+  responseDescription: 'What was assigned and what was skipped, with why.',
+  params: PlanParams,
+  data: PublishOutcome,
+  errors: ['plan_not_found', 'plan_already_published'],
+  handle: (deps, { caller, params }) => publishPlan(deps, caller, params.planId),
+})
+
+export const planOperations = [
+  listCandidatesOperation,
+  createPlanOperation,
+  getPlanOperation,
+  publishPlanOperation,
+]

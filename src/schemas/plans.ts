@@ -1,0 +1,142 @@
+// The assignor's shapes (issue 26): candidates for a position, plans, and a publish's outcome.
+import { z } from 'zod'
+import { DateTime, Id, isStorableText, MAX_LENGTH, PathId } from './common.js'
+import { parseStartsAt } from './games.js'
+
+/** Why an official cannot take a position: a conflict rule's code, or the plan's own reason. */
+export const ReasonCode = z.string().meta({
+  description:
+    'A rule that excludes the official: schedule_conflict, official_unavailable, daily_limit_reached, level_too_low; in a plan also planned_elsewhere (eligible, but every such official fills another position of the plan).',
+  example: 'schedule_conflict',
+})
+
+export const Candidate = z
+  .object({
+    userId: Id,
+    name: z.string(),
+    level: z.number().int().nullable(),
+    eligible: z.boolean(),
+    reasons: z.array(ReasonCode),
+    gamesInWindow: z
+      .number()
+      .int()
+      .meta({ description: 'Positions they hold in this league within 7 days either side of the game.' }),
+    distanceKm: z.number().nullable().meta({
+      description: 'Great-circle km from their home point to the game; null when either is unknown.',
+    }),
+  })
+  .meta({ id: 'Candidate' })
+
+export const CandidatesQuery = z.object({
+  positionId: z
+    .string({ error: 'position_not_found' })
+    .max(MAX_LENGTH.id, { error: 'position_not_found' })
+    .refine(isStorableText, { error: 'position_not_found' })
+    .optional()
+    .meta({ description: 'The position; default: the game’s first open one, else its first.' }),
+})
+
+/** What decided a proposal, as numbers an agent can weigh. */
+export const ProposalTerms = z
+  .object({
+    levelMargin: z.number().int(),
+    distanceKm: z.number().nullable(),
+    gamesHeld: z.number().int(),
+    gamesPlanned: z.number().int(),
+    eligibleOfficials: z.number().int(),
+    onlyEligible: z.boolean(),
+  })
+  .meta({ id: 'ProposalTerms' })
+
+export const PlanProposal = z
+  .object({
+    gameId: Id,
+    positionId: Id,
+    userId: Id,
+    name: z.string(),
+    startsAt: DateTime,
+    label: z.string(),
+    why: z.string().meta({ description: 'The deciding terms, in words.' }),
+    terms: ProposalTerms,
+  })
+  .meta({ id: 'PlanProposal' })
+
+export const UnfilledReason = z
+  .object({
+    code: ReasonCode,
+    userIds: z.array(Id).meta({ description: 'The officials this rule excluded.' }),
+  })
+  .meta({ id: 'UnfilledReason' })
+
+export const PlanUnfilled = z
+  .object({
+    gameId: Id,
+    positionId: Id,
+    startsAt: DateTime,
+    label: z.string(),
+    reasons: z.array(UnfilledReason),
+  })
+  .meta({ id: 'PlanUnfilled' })
+
+export const PlanStats = z
+  .object({
+    positions: z.number().int(),
+    filled: z.number().int(),
+    optimal: z.boolean(),
+    solveMs: z.number().int(),
+  })
+  .meta({ id: 'PlanStats' })
+
+export const PublishOutcome = z
+  .object({
+    assigned: z.array(Id),
+    skipped: z.array(z.object({ positionId: Id, error: z.string() })),
+  })
+  .meta({ id: 'PublishOutcome' })
+
+export const AssignmentPlan = z
+  .object({
+    id: Id,
+    leagueId: Id,
+    status: z.enum(['draft', 'published']),
+    from: DateTime,
+    to: DateTime,
+    proposals: z.array(PlanProposal),
+    unfilled: z.array(PlanUnfilled),
+    stats: PlanStats,
+    createdAt: DateTime,
+    publishedAt: DateTime.nullable(),
+    outcome: PublishOutcome.nullable(),
+  })
+  .meta({ id: 'AssignmentPlan' })
+
+const WindowEnd = (name: 'from' | 'to') =>
+  z
+    .unknown()
+    .transform((value, ctx) => {
+      const iso = parseStartsAt(value)
+      if (iso === undefined) {
+        ctx.addIssue({ code: 'custom', message: `invalid_${name}`, input: value })
+        return z.NEVER
+      }
+      return iso
+    })
+    .meta({ type: 'string', format: 'date-time', maxLength: MAX_LENGTH.startsAt })
+
+export const CreatePlanBody = z.object({
+  from: WindowEnd('from')
+    .optional()
+    .meta({ description: 'Start of the window (default: now). Only games that have not started count.' }),
+  to: WindowEnd('to')
+    .optional()
+    .meta({ description: 'End of the window (default: 14 days after from); at most 31 days after from.' }),
+})
+
+export const PlanParams = z.object({ planId: PathId('plan_not_found') })
+
+export type Candidate = z.infer<typeof Candidate>
+export type AssignmentPlan = z.infer<typeof AssignmentPlan>
+export type PlanProposal = z.infer<typeof PlanProposal>
+export type PlanUnfilled = z.infer<typeof PlanUnfilled>
+export type PublishOutcome = z.infer<typeof PublishOutcome>
+export type CreatePlanInput = z.infer<typeof CreatePlanBody>

@@ -1,0 +1,147 @@
+// The assignor's reads (the open positions of a window, the league's approved officials with their home
+// points, the positions their persons hold) and its plans, stored as drafts with their JSON parts.
+import type { Kysely } from 'kysely'
+import { approvedOfficial } from './scope.js'
+import type { AssignmentPlanRow, Db } from './tables.js'
+
+export interface OpenSlotRow {
+  position_id: string
+  position_seq: number
+  label: string
+  game_id: string
+  starts_at: string
+  latitude: number | null
+  longitude: number | null
+}
+
+/** Open positions of the league's games that are neither cancelled nor completed, starting in [from, to). */
+export function listOpenSlots(
+  db: Kysely<Db>,
+  leagueId: string,
+  window: { from: string; to: string },
+): Promise<OpenSlotRow[]> {
+  return db
+    .selectFrom('positions')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .select([
+      'positions.id as position_id',
+      'positions.seq as position_seq',
+      'positions.label',
+      'games.id as game_id',
+      'games.starts_at',
+      'games.latitude',
+      'games.longitude',
+    ])
+    .where('games.league_id', '=', leagueId)
+    .where('games.status', 'in', ['open', 'claimed'])
+    .where('positions.status', '=', 'open')
+    .where('games.starts_at', '>=', window.from)
+    .where('games.starts_at', '<', window.to)
+    .orderBy('games.starts_at')
+    .orderBy('games.seq')
+    .orderBy('positions.seq')
+    .execute()
+}
+
+export interface PoolOfficialRow {
+  user_id: string
+  name: string
+  email: string
+  home_latitude: number | null
+  home_longitude: number | null
+}
+
+/** The league's approved officials, oldest membership first, with their person's home point. */
+export function listPool(db: Kysely<Db>, leagueId: string): Promise<PoolOfficialRow[]> {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .leftJoin('profiles', 'profiles.email', 'users.email')
+    .select([
+      'users.id as user_id',
+      'users.name',
+      'users.email',
+      'profiles.home_latitude',
+      'profiles.home_longitude',
+    ])
+    .where('memberships.league_id', '=', leagueId)
+    .where(approvedOfficial)
+    .orderBy('memberships.seq')
+    .execute()
+}
+
+export interface HeldRow {
+  email: string
+  league_id: string
+  game_id: string
+  starts_at: string
+}
+
+/**
+ * Positions held (claimed or worked) in games that are not cancelled, by any user row of these persons,
+ * in any league, starting in [from, to): what the conflict rules weigh against a new position.
+ */
+export async function listHeldByEmails(
+  db: Kysely<Db>,
+  emails: readonly string[],
+  window: { from: string; to: string },
+): Promise<HeldRow[]> {
+  if (emails.length === 0) return []
+  return db
+    .selectFrom('claims')
+    .innerJoin('users', 'users.id', 'claims.user_id')
+    .innerJoin('positions', 'positions.id', 'claims.position_id')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .select(['users.email', 'games.league_id', 'games.id as game_id', 'games.starts_at'])
+    .where('users.email', 'in', emails)
+    .where('positions.status', 'in', ['claimed', 'completed'])
+    .where('games.status', '!=', 'cancelled')
+    .where('games.starts_at', '>=', window.from)
+    .where('games.starts_at', '<', window.to)
+    .orderBy('games.starts_at')
+    .orderBy('games.seq')
+    .execute()
+}
+
+export async function insertPlan(db: Kysely<Db>, row: Omit<AssignmentPlanRow, 'seq'>): Promise<void> {
+  await db.insertInto('assignment_plans').values(row).execute()
+}
+
+export function findPlan(db: Kysely<Db>, id: string): Promise<AssignmentPlanRow | undefined> {
+  return db.selectFrom('assignment_plans').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** draft → published, once: false when another publish got there first. */
+export async function markPublished(db: Kysely<Db>, id: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('assignment_plans')
+    .set({ status: 'published', published_at: at })
+    .where('id', '=', id)
+    .where('status', '=', 'draft')
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}
+
+export async function setOutcome(db: Kysely<Db>, id: string, outcome: string): Promise<void> {
+  await db.updateTable('assignment_plans').set({ outcome }).where('id', '=', id).execute()
+}
+
+export async function setHomePoint(
+  db: Kysely<Db>,
+  email: string,
+  point: { latitude: number | null; longitude: number | null },
+  defaults: { timeZone: string; at: string },
+): Promise<void> {
+  const home = { home_latitude: point.latitude, home_longitude: point.longitude }
+  await db
+    .insertInto('profiles')
+    .values({
+      email,
+      time_zone: defaults.timeZone,
+      created_at: defaults.at,
+      updated_at: defaults.at,
+      ...home,
+    })
+    .onConflict((oc) => oc.column('email').doUpdateSet({ ...home, updated_at: defaults.at }))
+    .execute()
+}
