@@ -10,6 +10,7 @@ import type { Kysely, Transaction } from 'kysely'
 import type { AssignInput, Assignment, GameDetail } from '../schemas/games.js'
 import * as claims from '../store/claims.js'
 import { isUniqueViolation } from '../store/errors.js'
+import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
 import * as payments from '../store/payments.js'
 import * as positions from '../store/positions.js'
@@ -20,7 +21,8 @@ import { isoNow, newId } from '../clock.js'
 import { requireGame, requireLeague } from './access.js'
 import { checkSource, writeSource, type Caller, type ConsoleCaller, type PersonCaller } from './caller.js'
 import type { Deps } from './deps.js'
-import { fail } from './errors.js'
+import { ApiError, fail } from './errors.js'
+import { meetsLevel, refusalFor, type Taking } from './conflicts.js'
 import { domainEvent, recordEvents } from './events.js'
 import { lockGame } from './game-locks.js'
 import { notifyReleased, notifyTaken, type NotifyDeps } from './notifications.js'
@@ -63,8 +65,10 @@ export async function assignPosition(
   return deps.db.transaction().execute(async (trx) => {
     const { league_id: leagueId } = await requireGame(trx, caller, gameId)
     const user = (await findOfficialUser(trx, caller, leagueId, ref)) ?? fail('official_not_found')
+    // `refdesk app claim` is the console acting for the official; a person here is the league's organizer.
+    const by = caller.kind === 'partner' ? 'partner' : caller.kind === 'console' ? 'official' : 'organizer'
     const inApp = caller.kind === 'console'
-    const claim = { leagueId, gameId, positionId: input.positionId, user, inApp }
+    const claim = { leagueId, gameId, positionId: input.positionId, user, by, inApp } as const
     return claimFor(trx, deps, claim, isoNow(deps.clock))
   })
 }
@@ -78,14 +82,29 @@ export async function claimPosition(
   person: PersonCaller,
   input: { gameId: string; positionId: string },
 ): Promise<GameDetail> {
-  return deps.db.transaction().execute(async (trx) => {
-    const { league_id: leagueId } = await requireGame(trx, person, input.gameId, 'officiate')
-    // Gone only when a denial committed since the check above (PostgreSQL reads each statement afresh).
-    const userId =
-      (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ?? fail('not_a_league_official')
-    const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
-    return claimFor(trx, deps, { leagueId, ...input, user, inApp: true }, isoNow(deps.clock))
-  })
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const { league_id: leagueId } = await requireGame(trx, person, input.gameId, 'officiate')
+      // Gone only when a denial committed since the check above (PostgreSQL reads each statement afresh).
+      const userId =
+        (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ??
+        fail('not_a_league_official')
+      const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
+      return claimFor(
+        trx,
+        deps,
+        { leagueId, ...input, user, by: 'official', inApp: true },
+        isoNow(deps.clock),
+      )
+    })
+  } catch (error) {
+    // Read after the loss: the claim that won has committed, so a second tap of Claim finds the first one.
+    if (error instanceof ApiError && error.code === 'position_taken') {
+      const winner = await claims.findClaim(deps.db, input.positionId)
+      if (winner && person.userIds.includes(winner.user_id)) fail('position_already_yours')
+    }
+    throw error
+  }
 }
 
 /**
@@ -93,7 +112,8 @@ export async function claimPosition(
  * claim either lands before it (refused) or waits for it. An in-app claim (the app, `refdesk app claim`) of
  * a game that has started is refused under the game's lock, as a withdrawal is: a claimed past game could
  * be completed and paid. The partner's assign keeps the spec's rules (a partner may record who worked).
- * A published plan's proposals land here too.
+ * A published plan's proposals land here too. The conflict rules (`refusalFor`) see the chosen position
+ * under the game's lock.
  */
 export async function claimFor(
   trx: Transaction<Db>,
@@ -104,6 +124,8 @@ export async function claimFor(
     gameId: string
     positionId: string | undefined
     user: UserRow
+    /** Who gives the position (conflicts.ts); a published plan's proposal is the organizer's. */
+    by?: Taking['by']
     inApp: boolean
     /** Whether the official took it themselves (no `assigned` mail); default `inApp`. */
     byThemselves?: boolean
@@ -115,7 +137,11 @@ export async function claimFor(
   if (membership?.role !== 'official' || membership.status !== 'approved') fail('not_a_league_official')
   const { game, positions: gamePositions } = await lockGame(trx, claim.gameId)
   if (claim.inApp && game.starts_at <= at) fail('game_started')
-  const position = pickPosition(game, gamePositions, claim.positionId)
+  const position = pickPosition(game, gamePositions, claim.positionId, membership.level)
+  const league = (await leagues.findLeague(trx, leagueId)) ?? fail('game_not_found')
+  const by = claim.by ?? 'organizer'
+  const refusal = await refusalFor(trx, { league, game, position, userId: user.id, by })
+  if (refusal) fail(refusal)
   if (!(await positions.claimIfOpen(trx, position.id, at))) fail('position_taken')
   try {
     await claims.insertClaim(trx, {
@@ -237,11 +263,15 @@ async function findOfficialUser(
   return (await memberships.findMembership(db, leagueId, user.id)) ? user : undefined
 }
 
-/** The position to claim. Positions of a cancelled game are never open. */
+/**
+ * The position to claim. Positions of a cancelled game are never open. Without a positionId, the first
+ * open one the official's level allows, else the first open one (which the level rule then refuses).
+ */
 function pickPosition(
   game: GameRow,
   list: readonly PositionRow[],
   positionId: string | undefined,
+  level: number | null,
 ): PositionRow {
   const isOpen = (p: PositionRow) => p.status === 'open' && game.status !== 'cancelled'
   if (positionId !== undefined) {
@@ -250,6 +280,7 @@ function pickPosition(
     return position
   }
   return (
+    list.find((p) => isOpen(p) && meetsLevel(level, p.min_level)) ??
     list.find(isOpen) ??
     fail(list.some((p) => p.status === 'claimed') ? 'position_taken' : 'no_open_position')
   )
