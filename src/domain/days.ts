@@ -29,6 +29,16 @@ export function wallToInstant(wall: number, timeZone: string): number {
   return wall - zoneOffset(first, timeZone)
 }
 
+/** The day (`YYYY-MM-DD`) the zone's clocks show at the instant (ms). */
+export function dayAt(at: number, timeZone: string): string {
+  return new Date(at + zoneOffset(at, timeZone)).toISOString().slice(0, 10)
+}
+
+/** ISO weekday of a day: 1 Monday … 7 Sunday. */
+export function weekdayOf(day: string): number {
+  return ((new Date(`${day}T00:00:00.000Z`).getUTCDay() + 6) % 7) + 1
+}
+
 const formats = new Map<string, Intl.DateTimeFormat>()
 
 function zoneOffset(at: number, timeZone: string): number {

@@ -103,7 +103,7 @@ export async function listWebhookDeliveries(
   const endpoint =
     (await endpoints.findEndpoint(deps.db, caller.source, webhookId)) ?? fail('endpoint_not_found')
   // One row more than the page says whether another page follows.
-  const rows = await deliveries.listDeliveries(deps.db, endpoint.id, {
+  const rows = await deliveries.listDeliveries(deps.db, endpoint, {
     limit: query.limit + 1,
     status: query.status,
     before: query.cursor,

@@ -65,7 +65,7 @@ export async function sendTestEvent(
       },
     ])
     await outbox.announceWork(trx)
-    return toDelivery((await deliveries.findDelivery(trx, endpoint.id, id))!)
+    return toDelivery((await deliveries.findDelivery(trx, endpoint, id))!)
   })
 }
 
@@ -79,8 +79,7 @@ export async function retryDelivery(
   return deps.db.transaction().execute(async (trx) => {
     const endpoint =
       (await endpoints.findEndpoint(trx, caller.source, webhookId)) ?? fail('endpoint_not_found')
-    const delivery =
-      (await deliveries.findDelivery(trx, endpoint.id, deliveryId)) ?? fail('delivery_not_found')
+    const delivery = (await deliveries.findDelivery(trx, endpoint, deliveryId)) ?? fail('delivery_not_found')
     if (endpoint.disabled_at !== null) fail('endpoint_disabled')
     const requeued = await deliveries.requeueDelivery(trx, delivery.id, nowIso())
     await outbox.announceWork(trx)
@@ -102,7 +101,7 @@ export async function recoverDeliveries(
     const endpoint = await activeEndpoint(trx, caller, webhookId)
     const recovered = await deliveries.requeueFailed(
       trx,
-      endpoint.id,
+      endpoint,
       new Date(from).toISOString(),
       new Date(now).toISOString(),
     )

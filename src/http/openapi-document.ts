@@ -95,6 +95,16 @@ function completeOperation(
   }
   const limited = op.responses['429']
   if (limited) limited.headers = { ...limited.headers, 'Retry-After': RETRY_AFTER }
+  const ok = op.responses['200']
+  if (operation?.paged && ok) ok.headers = { ...ok.headers, Link: NEXT_LINK }
+}
+
+const NEXT_LINK = {
+  description:
+    'RefDesk extension. `<…>; rel="next"`: the next (older) page, this request with its `cursor` set (a reference relative to the request URL). Absent on the last page.',
+  schema: { type: 'string' },
+  example:
+    '</api/v1/webhooks/tz4a98xxat96iws9zmbrgj3a/deliveries?limit=50&cursor=WyIyMDI2LTA0LTIxVDEyOjAwOjAwLjAwMFoiLDQyXQ>; rel="next"',
 }
 
 const EXTENSION_NOTE =

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import type { Deps } from '../domain/deps.js'
 import { ApiError, type ErrorCode } from '../domain/errors.js'
 import { runOnce, type KeptAnswer } from '../domain/idempotency.js'
-import { bodyOf, envelopeOf, type Operation, type ParsedInput } from '../operations/operation.js'
+import { envelopeOf, splitResult, type Operation, type ParsedInput } from '../operations/operation.js'
 import { errorResponses } from './openapi.js'
 import { checkingBodyWith } from './validation.js'
 
@@ -66,7 +66,9 @@ export function registerOperations(app: FastifyInstance, deps: Deps, operations:
         } as ParsedInput
         const key = operation.idempotencyKey ? request.headers['idempotency-key'] : undefined
         if (typeof key !== 'string') {
-          return reply.code(status).send(bodyOf(operation, await operation.handle(deps, input)))
+          const { body, next } = splitResult(operation, await operation.handle(deps, input))
+          if (next !== null) reply.header('link', nextLink(request.url, next))
+          return reply.code(status).send(body)
         }
         const { params, query, body } = input
         const answer = await runOnce(deps, request.caller, key, { operationId, params, query, body }, () =>
@@ -83,10 +85,21 @@ export function registerOperations(app: FastifyInstance, deps: Deps, operations:
 /** The operation's answer as JSON text; a refusal is an answer too, a fault is thrown. */
 async function answerOf(operation: Operation, deps: Deps, input: ParsedInput): Promise<KeptAnswer> {
   try {
-    const body = envelopeOf(operation).parse(bodyOf(operation, await operation.handle(deps, input)))
+    const { body: result } = splitResult(operation, await operation.handle(deps, input))
+    const body = envelopeOf(operation).parse(result)
     return { status: operation.status ?? 200, body: JSON.stringify(body) }
   } catch (error) {
     if (error instanceof ApiError) return { status: error.status, body: JSON.stringify(error.body) }
     throw error
   }
+}
+
+/**
+ * The next page's address as RFC 8288 writes it: this request's path and query with `cursor` replaced, a
+ * reference relative to the request's own URL, so it holds behind any proxy that keeps the path.
+ */
+export function nextLink(requestUrl: string, cursor: string): string {
+  const url = new URL(requestUrl, 'http://x')
+  url.searchParams.set('cursor', cursor)
+  return `<${url.pathname}${url.search}>; rel="next"`
 }

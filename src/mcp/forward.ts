@@ -42,8 +42,18 @@ export function httpForward(baseUrl: string, key: string): Forward {
       },
       ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
     })
-    return { status: res.status, body: parse(await res.text()) }
+    const body = parse(await res.text())
+    if (!call.operation.paged || res.status !== 200 || typeof body !== 'object' || body === null)
+      return { status: res.status, body }
+    // REST sends a page's cursor in its Link header; the tool's result carries it beside `data`.
+    return { status: res.status, body: { ...body, nextCursor: nextCursorOf(res.headers.get('link')) } }
   }
+}
+
+/** The `cursor` of a `Link: <…>; rel="next"` header, or null when there is no next page. */
+function nextCursorOf(link: string | null): string | null {
+  const next = link?.match(/<([^>]*)>\s*;\s*rel="?next"?/)
+  return next ? new URL(next[1]!, 'http://x').searchParams.get('cursor') : null
 }
 
 function parse(text: string): unknown {

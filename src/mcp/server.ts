@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { ApiError } from '../domain/errors.js'
+import { NextCursor } from '../schemas/common.js'
 import { mcpToolCalls } from '../metrics.js'
 import type { Operation } from '../operations/operation.js'
 import type { Forward, RestCall } from './forward.js'
@@ -84,7 +85,7 @@ function outputSchema(spec: ToolSpec): z.ZodObject {
           .optional()
           .meta({ description: 'What would change, when not confirmed.' }),
       })
-    : z.object({ data: spec.operation.data, ...spec.operation.beside })
+    : z.object({ data: spec.operation.data, ...(spec.operation.paged && { nextCursor: NextCursor }) })
 }
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') =>
@@ -164,9 +165,11 @@ async function runTool(spec: ToolSpec, args: Args, forward: Forward): Promise<Ca
       return success({ preview: await spec.preview.build(args, forward) })
     const res = await forward(restCall(spec.operation, args))
     if (res.status >= 400) return failure(res.body)
-    // Fields beside `data` (a page's `nextCursor`) reach the agent too.
-    const body = res.body as { data: unknown }
-    return success(spec.operation.beside ? { ...body } : { data: body.data })
+    // A page's `nextCursor` (REST's Link header) reaches the agent beside `data`.
+    const body = res.body as { data: unknown; nextCursor?: string | null }
+    return success(
+      spec.operation.paged ? { data: body.data, nextCursor: body.nextCursor ?? null } : { data: body.data },
+    )
   } catch (error) {
     if (error instanceof RestFailure) return failure(error.body)
     if (error instanceof ApiError) return failure(error.body)

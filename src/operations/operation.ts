@@ -2,7 +2,7 @@
 // under /api/v1, the OpenAPI document describes it, and the MCP adapter invokes it in process for a caller
 // already authenticated. Both run the same validation (params, then body, then query, as Fastify orders
 // them), the same service and the same response schema, and answer the same status and body.
-import type { z, ZodObject, ZodRawShape, ZodType } from 'zod'
+import type { z, ZodObject, ZodType } from 'zod'
 import type { PartnerCaller } from '../domain/caller.js'
 import type { Deps } from '../domain/deps.js'
 import type { ErrorCode } from '../domain/errors.js'
@@ -21,17 +21,21 @@ interface OperationInput<P, Q, B> {
   body: Output<B>
 }
 
-/** What a handler returns: the data, or with fields `beside` it, the whole body. */
-type Result<D extends ZodType, E> = E extends ZodRawShape
-  ? { data: z.input<D> } & z.input<ZodObject<E>>
-  : z.input<D>
+/** What a handler returns: the data, or for a paged operation the page and the next page's cursor. */
+type Result<D extends ZodType, G> = G extends true ? Page<z.input<D>> : z.input<D>
+
+/** A page of a listing and the cursor of the next page (null on the last). */
+interface Page<T = unknown> {
+  data: T
+  nextCursor: string | null
+}
 
 export interface Operation<
   P extends ZodObject | undefined = ZodObject | undefined,
   Q extends ZodObject | undefined = ZodObject | undefined,
   B extends ZodObject | undefined = ZodObject | undefined,
   D extends ZodType = ZodType,
-  E extends ZodRawShape | undefined = ZodRawShape | undefined,
+  G extends true | undefined = true | undefined,
 > {
   method: Method
   /** Under the API base, with `{param}` placeholders, as the OpenAPI document writes it. */
@@ -51,10 +55,11 @@ export interface Operation<
   /** The response's `data`. */
   data: D
   /**
-   * Fields answered beside `data` (a page's `nextCursor`); the handler then returns the whole body, `data`
-   * included. Keeps `data` what the spec says it is while a response gains fields.
+   * A listing in pages: the handler returns `{data, nextCursor}`. REST answers `{data}` alone (the spec's
+   * envelope never changes within v1) and the next page's address in a `Link: <…>; rel="next"` header;
+   * the MCP tool's result carries `nextCursor` beside `data`.
    */
-  beside?: E
+  paged?: G
   /**
    * A RefDesk extension: an additive operation beyond the spec's. The document marks it
    * `x-refdesk-extension: true`; it has no MCP tool but the assignor's three (DESIGN).
@@ -71,12 +76,17 @@ export interface Operation<
   idempotencyKey?: true
   /** Error codes besides 401 `unauthorized`, for the document and the MCP tool's description. */
   errors: readonly ErrorCode[]
-  handle(deps: Deps, input: OperationInput<P, Q, B>): Promise<Result<D, E>>
+  handle(deps: Deps, input: OperationInput<P, Q, B>): Promise<Result<D, G>>
 }
 
-/** The success body: `{data}`, or the whole body a handler with fields `beside` its data returns. */
-export function bodyOf(operation: Operation, result: unknown): unknown {
-  return operation.beside ? result : { data: result }
+/** The handler's result as the REST body `{data}` and, for a paged operation, the next page's cursor. */
+export function splitResult(
+  operation: Operation,
+  result: unknown,
+): { body: { data: unknown }; next: string | null } {
+  if (!operation.paged) return { body: { data: result }, next: null }
+  const page = result as Page
+  return { body: { data: page.data }, next: page.nextCursor }
 }
 
 /** Defines an operation, typing its handler's input and result from its schemas. */
@@ -85,8 +95,8 @@ export function defineOperation<
   Q extends ZodObject | undefined = undefined,
   B extends ZodObject | undefined = undefined,
   D extends ZodType = ZodType,
-  E extends ZodRawShape | undefined = undefined,
->(operation: Operation<P, Q, B, D, E>): Operation {
+  G extends true | undefined = undefined,
+>(operation: Operation<P, Q, B, D, G>): Operation {
   return operation as unknown as Operation
 }
 
@@ -95,13 +105,12 @@ export type ParsedInput = OperationInput<ZodObject, ZodObject, ZodObject>
 
 const envelopes = new WeakMap<Operation, ZodType>()
 
-/** The whole success body's schema, `{data}`, built once per operation. */
+/** The REST success body's schema, `{data}`, built once per operation. */
 export function envelopeOf(operation: Operation): ZodType {
   let envelope = envelopes.get(operation)
   if (!envelope) {
     const description = operation.responseDescription ?? 'The result, in `data`.'
-    const body = DataEnvelope(operation.data).extend(operation.beside ?? {})
-    envelopes.set(operation, (envelope = body.meta({ description })))
+    envelopes.set(operation, (envelope = DataEnvelope(operation.data).meta({ description })))
   }
   return envelope
 }
@@ -128,7 +137,13 @@ export async function invokeOperation(
       : undefined
     const query = operation.query ? validate(operation.query, 'querystring', input.query) : {}
     const result = await operation.handle(deps, { caller, params, query, body } as ParsedInput)
-    return { status: operation.status ?? 200, body: envelopeOf(operation).parse(bodyOf(operation, result)) }
+    const split = splitResult(operation, result)
+    const answer = envelopeOf(operation).parse(split.body) as object
+    // In process there are no headers: a page's cursor rides beside `data`, as the MCP tool shows it.
+    return {
+      status: operation.status ?? 200,
+      body: operation.paged ? { ...answer, nextCursor: split.next } : answer,
+    }
   } catch (error) {
     return answerError(error, log)
   }

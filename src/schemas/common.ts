@@ -94,3 +94,9 @@ export function toCents(dollars: number): number {
 }
 
 export const DataEnvelope = <T extends z.ZodType>(data: T) => z.object({ data })
+
+/** A paged listing's cursor where REST cannot send headers (the MCP tool's result). */
+export const NextCursor = z.string().nullable().meta({
+  description: 'Pass it as `cursor` for the next (older) page; null on the last page.',
+  example: 'WyIyMDI2LTA0LTIxVDEyOjAwOjAwLjAwMFoiLDQyXQ',
+})

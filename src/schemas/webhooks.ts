@@ -136,7 +136,7 @@ export const DeliveriesQuery = z.object({
     .optional()
     .meta({
       description:
-        'RefDesk extension. The previous page’s `nextCursor`, unchanged: the page after it. Pages never repeat or skip a delivery, however many arrive meanwhile.',
+        'RefDesk extension. The `cursor` of the previous page’s `Link: <…>; rel="next"` header, unchanged: the page after it. Pages never repeat or skip a delivery, however many arrive meanwhile.',
     }),
   status: z
     .enum(DELIVERY_STATUSES, { error: 'invalid_status_filter' })
@@ -160,13 +160,6 @@ export const Delivery = z
     deliveredAt: DateTime.nullable(),
   })
   .meta({ id: 'Delivery' })
-
-export const DeliveryPage = {
-  nextCursor: z.string().nullable().meta({
-    description: 'RefDesk extension. Pass it as `cursor` for the next (older) page; null on the last page.',
-    example: 'WyIyMDI2LTA0LTIxVDEyOjAwOjAwLjAwMFoiLDQyXQ',
-  }),
-}
 
 export const DeliveryParams = WebhookParams.extend({ deliveryId: PathId('delivery_not_found') })
 

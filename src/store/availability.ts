@@ -79,6 +79,25 @@ export async function findCalendar(db: Kysely<Db>, id: string): Promise<BusyCale
   return db.selectFrom('busy_calendars').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
+/** Blackouts and busy-calendar events of the person overlapping [from, to), by start. */
+export async function busyOverlapping(
+  db: Kysely<Db>,
+  email: string,
+  from: string,
+  to: string,
+): Promise<{ starts_at: string; ends_at: string }[]> {
+  const overlapping = (table: 'blackouts' | 'busy_events') =>
+    db
+      .selectFrom(table)
+      .select(['starts_at', 'ends_at'])
+      .where('email', '=', email)
+      .where('starts_at', '<', to)
+      .where('ends_at', '>', from)
+      .execute()
+  const [blackouts, events] = await Promise.all([overlapping('blackouts'), overlapping('busy_events')])
+  return [...blackouts, ...events]
+}
+
 /** The calendars due for a read at `at`, oldest due first. */
 export async function listDueCalendars(
   db: Kysely<Db>,

@@ -1,9 +1,16 @@
 // Delivery rows and their attempts. Leases let any number of dispatchers share the table: a row is due
 // when pending, its next attempt time has come and no live lease holds it.
-import { sql, type Kysely, type Transaction } from 'kysely'
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely'
 import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
-import type { Db, DeliveryRow, DeliveryStatus, NewAttempt, NewDelivery } from './tables.js'
+import type {
+  Db,
+  DeliveryRow,
+  DeliveryStatus,
+  NewAttempt,
+  NewDelivery,
+  WebhookEndpointRow,
+} from './tables.js'
 import { recordHealth, type HealthCheck } from './webhook-endpoints.js'
 
 const DELIVERY_COLUMNS = [
@@ -24,6 +31,42 @@ export async function insertDeliveries(trx: Transaction<Db>, rows: readonly NewD
 
 const ATTEMPT_COLUMNS = ['delivery_id', 'attempted_at', 'status_code', 'error', 'duration_ms'] as const
 
+/** The endpoint whose deliveries a query reads: the source that owns it and the key that registered it. */
+export type EndpointScope = Pick<WebhookEndpointRow, 'id' | 'source' | 'key_id'>
+
+/**
+ * Deliveries whose event the endpoint may see now: its own test examples, events of its source's leagues,
+ * and events of leagues its registering key holds a grant on while the key is live. A grant withdrawn or a
+ * key revoked takes another tenant's deliveries out of every listing, retry and recovery at once, though
+ * the rows stay (the history is the endpoint's, the events are not).
+ */
+function eventInScope(endpoint: EndpointScope) {
+  return (eb: ExpressionBuilder<Db, 'webhook_deliveries'>) =>
+    eb.exists(
+      eb
+        .selectFrom('outbox_events as o')
+        .leftJoin('leagues as l', 'l.id', 'o.league_id')
+        .select(sql.lit(1).as('one'))
+        .whereRef('o.id', '=', 'webhook_deliveries.event_id')
+        .where((e) =>
+          e.or([
+            e('o.test', '=', 1),
+            e('l.source', '=', endpoint.source),
+            e(
+              'o.league_id',
+              'in',
+              e
+                .selectFrom('key_grants as g')
+                .innerJoin('api_keys as k', 'k.id', 'g.key_id')
+                .select('g.league_id')
+                .where('g.key_id', '=', endpoint.key_id)
+                .where('k.revoked_at', 'is', null),
+            ),
+          ]),
+        ),
+    )
+}
+
 export interface DeliveriesPageQuery {
   limit: number
   status?: DeliveryStatus | undefined
@@ -37,10 +80,14 @@ export interface DeliveriesPageQuery {
  */
 export function listDeliveries(
   db: Kysely<Db>,
-  endpointId: string,
+  endpoint: EndpointScope,
   query: DeliveriesPageQuery,
 ): Promise<DeliveryRow[]> {
-  let rows = db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId)
+  let rows = db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', endpoint.id)
+    .where(eventInScope(endpoint))
   if (query.status !== undefined) rows = rows.where('status', '=', query.status)
   const before = query.before
   // A row-value comparison, which both databases answer with one range scan of the paging index (an OR
@@ -52,14 +99,15 @@ export function listDeliveries(
 
 export function findDelivery(
   db: Kysely<Db>,
-  endpointId: string,
+  endpoint: EndpointScope,
   id: string,
 ): Promise<DeliveryRow | undefined> {
   return db
     .selectFrom('webhook_deliveries')
     .selectAll()
-    .where('endpoint_id', '=', endpointId)
+    .where('endpoint_id', '=', endpoint.id)
     .where('id', '=', id)
+    .where(eventInScope(endpoint))
     .executeTakeFirst()
 }
 
@@ -80,14 +128,15 @@ export function requeueDelivery(trx: Transaction<Db>, id: string, now: string): 
 /** Makes the endpoint's failed deliveries created at or after `since` due at `now`; answers how many. */
 export async function requeueFailed(
   trx: Transaction<Db>,
-  endpointId: string,
+  endpoint: EndpointScope,
   since: string,
   now: string,
 ): Promise<number> {
   const result = await trx
     .updateTable('webhook_deliveries')
     .set({ ...REQUEUED, next_attempt_at: now })
-    .where('endpoint_id', '=', endpointId)
+    .where('endpoint_id', '=', endpoint.id)
+    .where(eventInScope(endpoint))
     .where('status', '=', 'failed')
     .where('created_at', '>=', since)
     .executeTakeFirst()

@@ -1,12 +1,17 @@
-// GET /webhooks/{webhookId}/deliveries page by page: `nextCursor` beside `data`, newest first, and every
+// GET /webhooks/{webhookId}/deliveries page by page: `{data}` alone, the next page in a `Link` header (the
+// MCP tool's result keeps `nextCursor`), newest first, and every
 // delivery that existed when paging began read exactly once while new deliveries keep arriving (older,
 // newer and at the very time of the cursor), on SQLite and PostgreSQL alike.
 import { describe, expect, it } from 'vitest'
 import { newId } from '../../src/clock.js'
+import { authenticate } from '../../src/domain/api-keys.js'
+import { httpForward, inProcessForward } from '../../src/mcp/forward.js'
+import { listWebhookDeliveriesOperation } from '../../src/operations/webhooks.js'
 import { insertDeliveries } from '../../src/store/deliveries.js'
 import type { DeliveryStatus } from '../../src/store/tables.js'
 import { fanOut } from '../../src/webhooks/fan-out.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
+import { listen } from '../mcp/clients.js'
 
 const STATUSES: DeliveryStatus[] = ['pending', 'succeeded', 'failed']
 const at = (minute: number) => new Date(Date.UTC(2026, 3, 1) + minute * 60_000).toISOString()
@@ -18,12 +23,25 @@ describe('paging an endpoint’s deliveries', () => {
     return (await p.post('/webhooks', { url: 'https://hooks.example.com/h' })).body.data.id as string
   }
 
-  /** Inserts deliveries straight into the store: `minute(i)` gives each one's creation time. */
+  /**
+   * Inserts deliveries straight into the store, each with its event (an example, as the toolkit's test
+   * sends, so it is the endpoint's whatever its leagues): `minute(i)` gives each one's creation time.
+   */
   async function seed(endpointId: string, n: number, minute: (i: number) => number): Promise<string[]> {
+    const events = Array.from({ length: n }, (_, i) => ({
+      id: `evt_${newId()}`,
+      event: 'game.created',
+      league_id: newId(),
+      data: '{}',
+      created_at: at(minute(i)),
+      fanned_out_at: at(minute(i)),
+      test: 1,
+    }))
+    await t.deps.db.insertInto('outbox_events').values(events).execute()
     const rows = Array.from({ length: n }, (_, i) => ({
       id: newId(),
       endpoint_id: endpointId,
-      event_id: `evt_${newId()}`,
+      event_id: events[i]!.id,
       event: 'game.created',
       status: STATUSES[i % 3]!,
       attempts: 0,
@@ -46,8 +64,8 @@ describe('paging an endpoint’s deliveries', () => {
         `/webhooks/${id}/deliveries?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
       )
       expect(res.status).toBe(200)
-      const page = res.body as Page
-      expect(Object.keys(page)).toEqual(['data', 'nextCursor'])
+      expect(Object.keys(res.body)).toEqual(['data'])
+      const page: Page = { data: res.body.data, nextCursor: cursorOf(res.headers) }
       expect(Array.isArray(page.data)).toBe(true)
       seen.push(...page.data)
       cursor = page.nextCursor
@@ -55,6 +73,15 @@ describe('paging an endpoint’s deliveries', () => {
       if (between) await between(page)
     } while (cursor !== null)
     return { seen, pages }
+  }
+
+  /** The `cursor` of the `Link: <…>; rel="next"` header, which keeps the request's other query values. */
+  function cursorOf(headers: Record<string, unknown>): string | null {
+    const link = headers.link
+    if (link === undefined) return null
+    const match = /^<(\/api\/v1\/webhooks\/[^>?]+\/deliveries\?[^>]*)>; rel="next"$/.exec(String(link))
+    expect(match).not.toBeNull()
+    return new URL(match![1]!, 'http://x').searchParams.get('cursor')
   }
 
   const isNewestFirst = (rows: { createdAt: string }[]) =>
@@ -123,11 +150,37 @@ describe('paging an endpoint’s deliveries', () => {
     expect(failed).toHaveLength(20)
 
     const first = await p.get(`/webhooks/${id}/deliveries`)
+    expect(first.body).toEqual({ data: expect.any(Array) })
     expect(first.body.data).toHaveLength(50)
-    expect(first.body.nextCursor).toEqual(expect.any(String))
-    const rest = await p.get(`/webhooks/${id}/deliveries?cursor=${first.body.nextCursor}`)
-    expect(rest.body).toEqual({ data: all.slice(50), nextCursor: null })
-    expect(await p.get(`/webhooks/${id}/deliveries?limit=60`)).toMatchObject({ body: { nextCursor: null } })
+    const next = cursorOf(first.headers)
+    expect(next).toEqual(expect.any(String))
+    const byStatus = await p.get(`/webhooks/${id}/deliveries?status=failed&limit=4`)
+    const link = new URL(/<([^>]+)>/.exec(String(byStatus.headers.link))![1]!, 'http://x')
+    expect([link.searchParams.get('status'), link.searchParams.get('limit')]).toEqual(['failed', '4'])
+    const rest = await p.get(`/webhooks/${id}/deliveries?cursor=${next}`)
+    expect(rest.body).toEqual({ data: all.slice(50) })
+    expect(rest.headers.link).toBeUndefined()
+    expect((await p.get(`/webhooks/${id}/deliveries?limit=60`)).headers.link).toBeUndefined()
+  })
+
+  it('the MCP tool’s result keeps nextCursor, in process and through the stdio bridge’s HTTP forward', async () => {
+    const p = await t.partner()
+    const id = await endpoint(p)
+    await seed(id, 5, (i) => i)
+    const rest = await p.get(`/webhooks/${id}/deliveries?limit=2`)
+    const expected = { data: rest.body.data, nextCursor: cursorOf(rest.headers) }
+    const call = {
+      operation: listWebhookDeliveriesOperation,
+      params: { webhookId: id },
+      query: { limit: '2' },
+    }
+    const caller = await authenticate(t.deps, `Bearer ${p.key}`)
+    const log = { error: () => undefined }
+    expect((await inProcessForward(t.deps, caller!, log)(call)).body).toEqual(expected)
+    const base = (await listen(t.app)).replace(/\/mcp$/, '')
+    expect((await httpForward(base, p.key)(call)).body).toEqual(expected)
+    const last = { ...call, query: { limit: '5' } }
+    expect((await httpForward(base, p.key)(last)).body).toMatchObject({ nextCursor: null })
   })
 
   it.each([
@@ -150,7 +203,7 @@ describe('paging an endpoint’s deliveries', () => {
     const other = await t.partner()
     const theirs = await endpoint(other)
     await seed(theirs, 3, (i) => i)
-    const cursor = (await other.get(`/webhooks/${theirs}/deliveries?limit=1`)).body.nextCursor
+    const cursor = cursorOf((await other.get(`/webhooks/${theirs}/deliveries?limit=1`)).headers)
     for (const path of [`/webhooks/${theirs}/deliveries`, `/webhooks/${theirs}/deliveries?cursor=${cursor}`])
       expect(await p.get(path)).toMatchObject({ status: 404, body: { error: 'endpoint_not_found' } })
   })

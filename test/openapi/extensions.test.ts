@@ -40,7 +40,7 @@ describe('RefDesk extensions', () => {
     ).toEqual(['listCandidates', 'createAssignmentPlan', 'publishAssignmentPlan'])
   })
 
-  it('list their error codes, and the deliveries listing keeps `data` an array beside `nextCursor`', () => {
+  it('list their error codes, and the deliveries listing answers `{data}`, its next page in a Link header', () => {
     const retry = doc.paths['/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry'].post
     expect(Object.keys(retry.responses).sort()).toEqual(['202', '401', '404', '409', '429'])
     expect(retry.responses['404'].content['application/json'].schema.properties.error.enum).toEqual([
@@ -51,7 +51,9 @@ describe('RefDesk extensions', () => {
     const list = doc.paths['/api/v1/webhooks/{webhookId}/deliveries'].get
     const body = list.responses['200'].content['application/json'].schema
     expect(body.properties.data.type).toBe('array')
-    expect(body.properties.nextCursor.type).toEqual(['string', 'null'])
+    // The spec's envelope never changes within v1: the next page's address is a Link header.
+    expect(Object.keys(body.properties)).toEqual(['data'])
+    expect(list.responses['200'].headers.Link.description).toContain('rel="next"')
     expect(list.parameters.map((p: any) => p.name)).toEqual(
       expect.arrayContaining(['limit', 'cursor', 'status']),
     )
