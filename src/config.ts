@@ -119,6 +119,7 @@ export function appSettings(env: Env = process.env): AppSettings {
     mailFrom:
       read(S.mailFrom, env) ?? `RefDesk <refdesk@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}>`,
     sessionTtlMs: read(S.sessionDays, env) * DAY_MS,
+    sessionIdleMs: read(S.sessionIdleHours, env) * 3_600_000,
     signInLimits: Object.freeze({
       perAddress: read(S.signInPerAddress, env),
       perClient: read(S.signInPerClient, env),

@@ -261,6 +261,13 @@ export const SETTING = {
       'behind a reverse proxy: the proxy addresses or CIDRs (comma list), or true, whose ' +
       'X-Forwarded-For names the client (the sign-in limit per client counts by it)',
   },
+  sessionIdleHours: {
+    name: 'REFDESK_SESSION_IDLE_HOURS',
+    commands: SERVE,
+    default: '72',
+    parse: parse.positiveInt,
+    help: 'an app session unused for this many hours ends (besides its lifetime)',
+  },
   signInPerAddress: {
     name: 'REFDESK_SIGN_IN_LIMIT_PER_ADDRESS',
     commands: SERVE,

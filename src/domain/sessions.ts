@@ -1,6 +1,5 @@
 // The person behind a session cookie. A person is an email address: one session acts for every user row that
 // carries it, whichever partner created the row (docs/decisions.md).
-import { isoNow } from '../clock.js'
 import * as sessions from '../store/sessions.js'
 import type { PersonCaller } from './caller.js'
 import type { Deps } from './deps.js'
@@ -14,10 +13,28 @@ export interface Person extends PersonCaller {
   readonly organizes: boolean
 }
 
-export async function findPerson(deps: Deps, sessionToken: unknown): Promise<Person | undefined> {
+/** A session's last use is written at most this often: a person browsing costs one write a minute. */
+const TOUCH_EVERY_MS = 60_000
+
+/**
+ * The person of a live session: unexpired, and used within `idleMs` (to the minute; no idle limit when
+ * undefined). Using it keeps it alive.
+ */
+export async function findPerson(
+  deps: Deps,
+  sessionToken: unknown,
+  idleMs?: number,
+): Promise<Person | undefined> {
   if (!isSecretToken(sessionToken)) return undefined
-  const row = await sessions.findLiveSession(deps.db, hashSecret(sessionToken), isoNow(deps.clock))
+  const now = deps.clock.now()
+  const at = new Date(now).toISOString()
+  const idleSince = idleMs === undefined ? '' : new Date(now - idleMs).toISOString()
+  const tokenHash = hashSecret(sessionToken)
+  const row = await sessions.findLiveSession(deps.db, tokenHash, at, idleSince)
   if (!row) return undefined
+  if (row.last_seen_at <= new Date(now - TOUCH_EVERY_MS).toISOString()) {
+    await sessions.touchSession(deps.db, tokenHash, at)
+  }
   return {
     kind: 'person',
     email: row.email,
@@ -25,6 +42,11 @@ export async function findPerson(deps: Deps, sessionToken: unknown): Promise<Per
     timeZone: row.time_zone ?? DEFAULT_TIME_ZONE,
     organizes: row.organizes,
   }
+}
+
+/** Sign out everywhere: every session of the person ends at once, this one included. */
+export async function endAllSessions(deps: Deps, person: PersonCaller): Promise<void> {
+  await sessions.deleteSessionsOf(deps.db, person.email)
 }
 
 /** Sign-out: the session stops working everywhere at once, whatever the browser does with its cookie. */

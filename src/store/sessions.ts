@@ -1,5 +1,5 @@
 // Sessions of the app, by the SHA-256 of their cookie token, and the person each one signs in.
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Db } from './tables.js'
 
 export async function insertSession(
@@ -12,6 +12,8 @@ export async function insertSession(
 export interface SessionPersonRows {
   email: string
   expires_at: string
+  /** When the session was last used (its creation until then). */
+  last_seen_at: string
   time_zone: string | null
   /** Every user row with the session's address, oldest first. */
   user_ids: string[]
@@ -19,17 +21,23 @@ export interface SessionPersonRows {
   organizes: boolean
 }
 
-/** A live session with its person's profile and user rows, in one round trip. */
+/**
+ * A live session (unexpired, and used after `idleSince`) with its person's profile and user rows, in one
+ * round trip.
+ */
 export async function findLiveSession(
   db: Kysely<Db>,
   tokenHash: string,
   at: string,
+  idleSince: string,
 ): Promise<SessionPersonRows | undefined> {
+  const lastSeen = sql<string>`coalesce(sessions.last_seen_at, sessions.created_at)`
   const rows = await db
     .selectFrom('sessions')
     .leftJoin('profiles', 'profiles.email', 'sessions.email')
     .leftJoin('users', 'users.email', 'sessions.email')
     .select(['sessions.email', 'sessions.expires_at', 'profiles.time_zone', 'users.id as user_id'])
+    .select(lastSeen.as('last_seen_at'))
     .select((eb) =>
       eb
         .exists(
@@ -39,6 +47,7 @@ export async function findLiveSession(
     )
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.expires_at', '>', at)
+    .where(lastSeen, '>', idleSince)
     .orderBy('users.seq')
     .execute()
   const [first] = rows
@@ -46,11 +55,23 @@ export async function findLiveSession(
   return {
     email: first.email,
     expires_at: first.expires_at,
+    last_seen_at: first.last_seen_at,
     time_zone: first.time_zone,
     user_ids: rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id])),
     // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
     organizes: rows.some((r) => Boolean(r.organizes)),
   }
+}
+
+/** Records that the session was used at `at`. */
+export async function touchSession(db: Kysely<Db>, tokenHash: string, at: string): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: at }).where('token_hash', '=', tokenHash).execute()
+}
+
+/** Every session of the address: sign out everywhere. */
+export async function deleteSessionsOf(db: Kysely<Db>, email: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('email', '=', email).executeTakeFirst()
+  return Number(result.numDeletedRows)
 }
 
 export async function deleteSession(db: Kysely<Db>, tokenHash: string): Promise<void> {

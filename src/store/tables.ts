@@ -203,6 +203,8 @@ interface SessionsTable {
   email: string
   created_at: Time
   expires_at: Time
+  /** Null until first used after migration 0013. */
+  last_seen_at: Time | null
 }
 
 interface ProfilesTable {

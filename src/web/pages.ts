@@ -54,12 +54,13 @@ export type SendPage = <V extends ViewName>(
   data: Views[V],
 ) => FastifyReply
 
+/** `csrfBinding`: what the page's CSRF token is bound to (the session cookie it was served with). */
 export const pageSender =
-  (stylesheetHref: string): SendPage =>
+  (stylesheetHref: string, csrfBinding: (request: FastifyRequest) => string): SendPage =>
   (request, reply, view, options, data) => {
     const person = request.person
     const context: PageContext = {
-      csrf: reply.generateCsrf(),
+      csrf: reply.generateCsrf({ userInfo: csrfBinding(request) }),
       person,
       format: formatters(person?.timeZone ?? 'UTC'),
       path: paths,

@@ -45,6 +45,7 @@ export const paths = {
   signIn: appPath('/sign-in'),
   signInLink: appPath('/sign-in/link'),
   signOut: appPath('/sign-out'),
+  signOutEverywhere: appPath('/sign-out/everywhere'),
   stylesheet: appPath('/static/:file'),
   openGames: appPath('/open'),
   claim: appPath('/claim'),

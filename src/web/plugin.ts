@@ -64,6 +64,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
   // they are scoped to /app, so the partner API never receives them.
   const cookiePrefix = secure ? '__Host-' : ''
   const cookiePath = secure ? '/' : APP_PREFIX
+  const sessionCookieName = `${cookiePrefix}refdesk_session`
   const mailer =
     options.mailer ?? (settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.mailFrom) : undefined)
   const afterReply =
@@ -74,6 +75,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
     if (!options.mailer) mailer?.close()
   })
   const stylesheet = loadStylesheet()
+  const csrfBinding = (request: FastifyRequest) => `session:${request.cookies[sessionCookieName] ?? ''}`
 
   const context: WebContext = {
     deps,
@@ -82,10 +84,10 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
     publicUrl: () =>
       settings.publicUrl ?? `http://localhost:${(app.server.address() as AddressInfo | null)?.port ?? 3000}`,
     sessionCookie: {
-      name: `${cookiePrefix}refdesk_session`,
+      name: sessionCookieName,
       options: { path: cookiePath, httpOnly: true, sameSite: 'lax', secure },
     },
-    sendPage: pageSender(paths.stylesheet.href({ file: stylesheet.name })),
+    sendPage: pageSender(paths.stylesheet.href({ file: stylesheet.name }), csrfBinding),
     afterReply,
   }
 
@@ -100,6 +102,12 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
     cookieOpts: { path: cookiePath, httpOnly: true, sameSite: 'strict', secure },
     // Forms only: the token is never read from a header or the query string.
     getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf,
+    // Bound to the session cookie the page was served with: a token from one session (a person's, an
+    // attacker's own) is refused in any other, even in a browser that keeps the same CSRF secret cookie.
+    getUserInfo: csrfBinding,
+    // The HMAC key only tags the binding; what a forger lacks is the HttpOnly secret cookie, so the key
+    // need not be secret, and one constant lets every serving process check every other's tokens.
+    csrfOpts: { hmacKey: 'refdesk-app-csrf' },
   })
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -120,7 +128,11 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
   app.decorateRequest('person', undefined)
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.anonymous) return
-    request.person = await findPerson(deps, request.cookies[context.sessionCookie.name])
+    request.person = await findPerson(
+      deps,
+      request.cookies[context.sessionCookie.name],
+      settings.sessionIdleMs,
+    )
   })
   // Every state change is a POST, and every POST carries the form's CSRF token (checked once the body is parsed).
   app.addHook('preHandler', (request, reply, done) => {

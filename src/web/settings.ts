@@ -9,6 +9,8 @@ export interface AppSettings {
   readonly smtpUrl: string | undefined
   readonly mailFrom: string
   readonly sessionTtlMs: number
+  /** A session unused for this long ends (REFDESK_SESSION_IDLE_HOURS). */
+  readonly sessionIdleMs: number
   readonly signInLimits: {
     readonly perAddress: number
     readonly perClient: number

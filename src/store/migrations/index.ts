@@ -8,6 +8,7 @@ import * as m0005 from './0005_developer_surface.js'
 import * as m0006 from './0006_organizer.js'
 import * as m0007 from './0007_webhook_toolkit.js'
 import * as m0010 from './0010_availability.js'
+import * as m0013 from './0013_session_idle.js'
 import * as m0015 from './0015_assignment_plans.js'
 
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006_organizer': m0006,
   '0007_webhook_toolkit': m0007,
   '0010_availability': m0010,
+  '0013_session_idle': m0013,
   '0015_assignment_plans': m0015,
 }
 

@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import { claimPosition } from '../../domain/assignments.js'
 import { listOpenGames } from '../../domain/open-games.js'
+import { limitedAction } from '../action-limit.js'
 import type { WebContext } from '../context.js'
 import { idField, pageNumber } from '../forms.js'
 import { byDay, formatters } from '../format.js'
@@ -31,7 +32,8 @@ const CLAIM_REFUSALS: Refusals<Code> = {
   game_started: 'started',
 }
 
-export function openGameRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
+export function openGameRoutes(app: FastifyInstance, context: WebContext): void {
+  const { deps, sendPage } = context
   app.get(
     paths.openGames.pattern,
     signedIn(async (request, reply, person) => {
@@ -45,13 +47,15 @@ export function openGameRoutes(app: FastifyInstance, { deps, sendPage }: WebCont
 
   app.post(
     paths.claim.pattern,
-    signedIn(async (request, reply, person) => {
-      const claim = { gameId: idField(request, 'gameId'), positionId: idField(request, 'positionId') }
-      return act(reply, () => claimPosition(deps, person, claim), {
-        done: () => paths.home.href({ notice: 'claimed' }),
-        back: (notice) => paths.openGames.href({ notice }),
-        refusals: CLAIM_REFUSALS,
-      })
-    }),
+    signedIn(
+      limitedAction(context, async (request, reply, person) => {
+        const claim = { gameId: idField(request, 'gameId'), positionId: idField(request, 'positionId') }
+        return act(reply, () => claimPosition(deps, person, claim), {
+          done: () => paths.home.href({ notice: 'claimed' }),
+          back: (notice) => paths.openGames.href({ notice }),
+          refusals: CLAIM_REFUSALS,
+        })
+      }),
+    ),
   )
 }

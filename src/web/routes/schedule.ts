@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify'
 import { withdrawClaim } from '../../domain/assignments.js'
 import { findHeldGame, listSchedule } from '../../domain/schedule.js'
+import { limitedAction } from '../action-limit.js'
 import type { WebContext } from '../context.js'
 import { idField, pageNumber } from '../forms.js'
 import { heldStatus } from '../format.js'
@@ -26,7 +27,8 @@ const WITHDRAW_REFUSALS: Refusals<Code> = {
   game_started: 'started',
 }
 
-export function scheduleRoutes(app: FastifyInstance, { deps, mailer, sendPage }: WebContext): void {
+export function scheduleRoutes(app: FastifyInstance, context: WebContext): void {
+  const { deps, mailer, sendPage } = context
   app.get(paths.home.pattern, async (request, reply) => {
     const person = request.person
     if (!person) {
@@ -49,12 +51,14 @@ export function scheduleRoutes(app: FastifyInstance, { deps, mailer, sendPage }:
 
   app.post(
     paths.withdraw.pattern,
-    signedIn(async (request, reply, person) =>
-      act(reply, () => withdrawClaim(deps, person, idField(request, 'positionId')), {
-        done: () => paths.home.href({ notice: 'withdrawn' }),
-        back: (notice) => paths.home.href({ notice }),
-        refusals: WITHDRAW_REFUSALS,
-      }),
+    signedIn(
+      limitedAction(context, async (request, reply, person) =>
+        act(reply, () => withdrawClaim(deps, person, idField(request, 'positionId')), {
+          done: () => paths.home.href({ notice: 'withdrawn' }),
+          back: (notice) => paths.home.href({ notice }),
+          refusals: WITHDRAW_REFUSALS,
+        }),
+      ),
     ),
   )
 }

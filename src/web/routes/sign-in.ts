@@ -8,9 +8,10 @@ import {
   normalizeEmail,
   redeemSignInLink,
 } from '../../domain/sign-in-links.js'
-import { endSession } from '../../domain/sessions.js'
+import { endAllSessions, endSession } from '../../domain/sessions.js'
 import type { WebContext } from '../context.js'
 import { field, queryString } from '../forms.js'
+import { signedIn } from '../guards.js'
 import { signInMessage } from '../mail.js'
 import { paths } from '../paths.js'
 
@@ -90,6 +91,16 @@ export function signInRoutes(app: FastifyInstance, context: WebContext): void {
     reply.setCookie(name, session.token, { ...options, expires: session.expiresAt })
     return reply.redirect(paths.home.href(), 303)
   })
+
+  app.post(
+    paths.signOutEverywhere.pattern,
+    signedIn(async (_request, reply, person) => {
+      await endAllSessions(deps, person)
+      const { name, options } = context.sessionCookie
+      reply.clearCookie(name, options)
+      return reply.redirect(paths.home.href(), 303)
+    }),
+  )
 
   app.post(paths.signOut.pattern, async (request, reply) => {
     const { name, options } = context.sessionCookie
