@@ -13,7 +13,7 @@ const ANN = 'ann@example.com'
 describe('the RefDesk app in chromium', () => {
   let h: Harness
   let league: { id: string }
-  let games: { id: string; positions: { id: string }[] }[]
+  let games: { id: string; startsAt: string; positions: { id: string }[] }[]
   let rivalGame: { id: string; positions: { id: string }[] }
   let zoeHeld: { id: string; positions: { id: string }[] }
   const contexts: BrowserContext[] = []
@@ -164,7 +164,9 @@ describe('the RefDesk app in chromium', () => {
     await sam.goto(`${h.origin}/app/open`)
     await sam.getByRole('button', { name: 'Claim' }).first().click()
     expect(await notice(sam)).toBe('You claimed the game. It is on your schedule.')
-    // The organizer's in-app actions, through the services `refdesk app complete` and `app pay` run.
+    // The organizer's in-app actions, through the services `refdesk app complete` and `app pay` run, once
+    // both games have been played (the later two stay upcoming).
+    h.advanceClock(Date.parse(games[1]!.startsAt) - Date.now() + 60_000)
     const first = await completeGame(h.runtime.deps, CONSOLE_CALLER, games[0]!.id)
     await completeGame(h.runtime.deps, CONSOLE_CALLER, games[1]!.id)
     await markPaid(h.runtime.deps, CONSOLE_CALLER, first.positions[0]!.payment!.id)

@@ -137,6 +137,27 @@ const DAY = 24 * 3_600_000
 export const soon = (days: number, hour: number): string =>
   new Date(Math.ceil(Date.now() / DAY) * DAY + days * DAY + hour * 3_600_000).toISOString()
 
+/**
+ * The leagues' games have been played: their start times move a week back, in the database. A game is
+ * completed once it has started, and the clock cannot move instead: the webhook dispatcher keeps real time,
+ * so events recorded on a clock days ahead would not be due until then.
+ */
+export async function playedAlready(h: Harness, leagueIds: readonly string[]): Promise<void> {
+  const rows = await h.runtime.deps.db
+    .selectFrom('games')
+    .select(['id', 'starts_at'])
+    .where('league_id', 'in', leagueIds)
+    .execute()
+  for (const row of rows) {
+    const startsAt = new Date(Date.parse(row.starts_at) - 7 * DAY).toISOString()
+    await h.runtime.deps.db
+      .updateTable('games')
+      .set({ starts_at: startsAt })
+      .where('id', '=', row.id)
+      .execute()
+  }
+}
+
 export const PHONE = { width: 375, height: 812 }
 export const DESKTOP = { width: 1280, height: 800 }
 

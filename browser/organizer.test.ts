@@ -16,7 +16,7 @@ import { parseAllowPrivate } from '../src/webhooks/address-guard.js'
 import { startDispatcher, type Dispatcher } from '../src/webhooks/dispatcher.js'
 import { parseRetrySchedule } from '../src/webhooks/retry-schedule.js'
 import { seedPosition } from '../test/helpers/fixtures.js'
-import { checkPage, DESKTOP, soon, startHarness, type Harness } from './harness.js'
+import { checkPage, DESKTOP, playedAlready, soon, startHarness, type Harness } from './harness.js'
 
 const ORGANIZER = 'organizer@example.com'
 const SAM = 'sam.whistle@example.com'
@@ -211,6 +211,7 @@ describe('an organizer runs a season in chromium', () => {
   })
 
   it('completes a game two officials worked, after a confirmation that says what will happen', async () => {
+    await playedAlready(h, [riverside.id, valley.id])
     await organizer.goto(`${h.origin}/app/organize/leagues/${riverside.id}`)
     expect(await checkPage(organizer, 'organizer-games')).toEqual([])
     const first = organizer.locator('.card', { hasText: 'Field 1' })
@@ -299,7 +300,7 @@ describe('an organizer runs a season in chromium', () => {
     expect(await organizer.locator('.card', { hasText: 'Failed' }).textContent()).toContain(
       'The card was declined (simulated).',
     )
-    expect(await charge(0, 'Needs card')).toContain('Not charged: the official has to add a card first.')
+    expect(await charge(0, 'Needs card')).toContain('Not charged: your card needs authentication first.')
     expect(await charge(1, 'Paid')).toBe('Charged: the payment is paid.')
     await organizer.goto(payouts)
     await expect(organizer.locator('.totals').textContent()).resolves.toMatch(

@@ -20,7 +20,7 @@ import { isoNow, newId } from '../clock.js'
 import { requireGame, requireLeague } from './access.js'
 import { checkSource, writeSource, type Caller, type ConsoleCaller, type PersonCaller } from './caller.js'
 import type { Deps } from './deps.js'
-import { fail } from './errors.js'
+import { ApiError, fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
 import { lockGame } from './game-locks.js'
 import { refreshGameStatus } from './game-status.js'
@@ -76,14 +76,24 @@ export async function claimPosition(
   person: PersonCaller,
   input: { gameId: string; positionId: string },
 ): Promise<GameDetail> {
-  return deps.db.transaction().execute(async (trx) => {
-    const { league_id: leagueId } = await requireGame(trx, person, input.gameId, 'officiate')
-    // Gone only when a denial committed since the check above (PostgreSQL reads each statement afresh).
-    const userId =
-      (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ?? fail('not_a_league_official')
-    const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
-    return claimFor(trx, { leagueId, ...input, user, inApp: true }, isoNow(deps.clock))
-  })
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const { league_id: leagueId } = await requireGame(trx, person, input.gameId, 'officiate')
+      // Gone only when a denial committed since the check above (PostgreSQL reads each statement afresh).
+      const userId =
+        (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ??
+        fail('not_a_league_official')
+      const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
+      return claimFor(trx, { leagueId, ...input, user, inApp: true }, isoNow(deps.clock))
+    })
+  } catch (error) {
+    // Read after the loss: the claim that won has committed, so a second tap of Claim finds the first one.
+    if (error instanceof ApiError && error.code === 'position_taken') {
+      const winner = await claims.findClaim(deps.db, input.positionId)
+      if (winner && person.userIds.includes(winner.user_id)) fail('position_already_yours')
+    }
+    throw error
+  }
 }
 
 /**

@@ -71,6 +71,8 @@ export const ERROR_STATUS = {
   no_open_position: 409,
   position_not_open: 409,
   position_taken: 409,
+  // In the app only: the person's claim lost to their own earlier one (a second tap of Claim).
+  position_already_yours: 409,
   position_not_claimed: 409,
   external_id_conflict: 409,
   endpoint_limit_reached: 409,
@@ -83,6 +85,8 @@ export const ERROR_STATUS = {
   payment_not_pending: 409,
   payment_not_chargeable: 409,
   game_started: 409,
+  // App and CLI: a game is completed once it has started, never before (the spec has no completion endpoint).
+  game_not_started: 409,
   idempotency_key_in_use: 409,
   endpoint_disabled: 409,
   // Issue 26: publishing a plan twice; a proposal whose official now has a game too close to it.

@@ -38,6 +38,9 @@ export interface LeagueGame {
   readonly sport: string
   readonly location: string
   readonly status: GameStatus
+  /** It has started (by the services' clock): a game is completed only then. */
+  readonly started: boolean
+  /** Fully claimed and started: Complete will complete it. */
   readonly completable: boolean
   readonly positions: readonly PositionLine[]
 }
@@ -61,13 +64,14 @@ export async function listLeagueGames(
   const league = await requireOrganizedLeague(deps.db, organizerOf, leagueId)
   const page = query.page ?? 1
   const { timeZone } = organizerOf
+  const at = isoNow(deps.clock)
   const rows = await organizer.listLeagueGamesPage(
     deps.db,
     league.id,
     {
       status: query.status,
       when: query.when ?? 'all',
-      at: isoNow(deps.clock),
+      at,
       from: query.from === undefined ? undefined : dayStart(query.from, timeZone),
       to: query.to === undefined ? undefined : dayStart(nextDay(query.to), timeZone),
     },
@@ -81,7 +85,7 @@ export async function listLeagueGames(
   const byGame = groupBy(lines, (p) => p.game_id)
   return {
     league,
-    games: shown.map((g) => toLeagueGame(g, byGame.get(g.id) ?? [])),
+    games: shown.map((g) => toLeagueGame(g, byGame.get(g.id) ?? [], at)),
     more: rows.length > GAMES_PAGE_SIZE,
   }
 }
@@ -96,17 +100,19 @@ export async function findLeagueGame(
     'gameId' in ref ? ref.gameId : (await requirePosition(deps.db, organizerOf, ref.positionId)).game_id
   const game = await requireGame(deps.db, organizerOf, gameId)
   const league = await requireOrganizedLeague(deps.db, organizerOf, game.league_id)
-  return { league, game: toLeagueGame(game, await organizer.listPositionLines(deps.db, [game.id])) }
+  const lines = await organizer.listPositionLines(deps.db, [game.id])
+  return { league, game: toLeagueGame(game, lines, isoNow(deps.clock)) }
 }
 
-function toLeagueGame(row: GameRow, lines: readonly PositionLineRow[]): LeagueGame {
+function toLeagueGame(row: GameRow, lines: readonly PositionLineRow[], at: string): LeagueGame {
   return {
     id: row.id,
     startsAt: row.starts_at,
     sport: row.sport,
     location: row.location,
     status: row.status,
-    completable: canComplete(row),
+    started: row.starts_at <= at,
+    completable: canComplete(row, at),
     positions: lines.map((p) => toPositionLine(p, row.status)),
   }
 }
@@ -134,14 +140,18 @@ function toPositionLine(row: PositionLineRow, gameStatus: GameStatus): PositionL
   }
 }
 
-/** Why a game cannot be completed, or undefined when it can: only a fully claimed game completes. */
-export function completionBlocker(
-  game: LeagueGame,
-): 'already_completed' | 'cancelled' | 'open_positions' | undefined {
+export type CompletionBlocker = 'already_completed' | 'cancelled' | 'open_positions' | 'not_started'
+
+/**
+ * Why a game cannot be completed, or undefined when it can: only a fully claimed game that has started
+ * completes. The state comes first, as the service answers it.
+ */
+export function completionBlocker(game: LeagueGame): CompletionBlocker | undefined {
   if (game.completable) return undefined
   if (game.status === 'completed') return 'already_completed'
   if (game.status === 'cancelled') return 'cancelled'
-  return 'open_positions'
+  if (game.status !== 'claimed') return 'open_positions'
+  return 'not_started'
 }
 
 /** What a no-show does to the position's payment: none to touch, kept (money moving or moved), or removed. */

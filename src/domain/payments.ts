@@ -29,8 +29,9 @@ export function noShowKeepsPayment(status: PaymentStatus): boolean {
   return !REMOVABLE_ON_NO_SHOW.includes(status)
 }
 
-/** Only a fully claimed game can be completed. */
-export const canComplete = (game: { status: GameStatus }): boolean => game.status === 'claimed'
+/** Only a fully claimed game that has started by `at` can be completed. */
+export const canComplete = (game: { status: GameStatus; starts_at: string }, at: string): boolean =>
+  game.status === 'claimed' && game.starts_at <= at
 
 /** A no-show is recorded on a worked (completed, claimed) position of a completed game. */
 export const canRecordNoShow = (gameStatus: GameStatus, positionStatus: PositionStatus, claimed: boolean) =>
@@ -48,7 +49,7 @@ export async function listPayments(deps: Deps, caller: Caller, leagueId: string)
 }
 
 /**
- * Game `claimed` → `completed`; each claimed position → `completed` with one pending Payment. A person (the
+ * Game `claimed` → `completed`, once it has started (`game_not_started` before); each claimed position → `completed` with one pending Payment. A person (the
  * league's organizer in the app) who loses the race to another completion is told the game is already
  * completed; the console keeps the spec's `game_not_claimed` (docs/decisions.md).
  */
@@ -62,6 +63,9 @@ export async function completeGame(deps: Deps, caller: Caller, gameId: string): 
     const game =
       (await games.transitionGameStatus(trx, id, 'claimed', 'completed', at)) ??
       (await refuseCompletion(trx, caller, id))
+    // Read from the row just written, under the lock; the refusal rolls the transition back. A state that
+    // forbids completion (cancelled, completed) is the better answer, hence after the transition.
+    if (game.starts_at > at) fail('game_not_started')
     const worked = slots.filter((p) => p.status === 'claimed')
     const ids = worked.map((p) => p.id)
     await positions.transitionPositions(trx, ids, 'claimed', 'completed', at)

@@ -2,7 +2,7 @@
 // type-checks `data` against this map. Every template also gets the PageContext (pages.ts): the CSRF token,
 // the person, the formatters and `path`, the app's address builders.
 import type { Earning, EarningTotal } from '../domain/earnings.js'
-import type { GameQuery, LeagueGame, PositionLine } from '../domain/league-games.js'
+import type { CompletionBlocker, GameQuery, LeagueGame, PositionLine } from '../domain/league-games.js'
 import type { LedgerLine, LedgerTotal } from '../domain/ledger.js'
 import type { PersonMembership } from '../domain/memberships.js'
 import type { OpenGame } from '../domain/open-games.js'
@@ -52,7 +52,7 @@ export interface Views {
   'organize-complete': {
     league: OrganizedLeague
     game: LeagueGame
-    blocker: 'already_completed' | 'cancelled' | 'open_positions' | undefined
+    blocker: CompletionBlocker | undefined
   }
   'organize-no-show': {
     league: OrganizedLeague

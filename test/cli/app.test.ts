@@ -22,7 +22,8 @@ describe('refdesk app', () => {
   async function claimedGame(paymentMode: 'offline' | 'platform') {
     const db = (await t.runtime()).deps.db
     const leagueId = await seedLeague(db, { paymentMode })
-    return { db, leagueId, ...(await seedClaimedGame(db, leagueId, 4500)) }
+    // Played already: the bin reads the real clock, and a game is completed once it has started.
+    return { db, leagueId, ...(await seedClaimedGame(db, leagueId, 4500, '2020-05-01T18:00:00.000Z')) }
   }
 
   it('complete then pay: an offline payment is created pending and marked paid', async () => {
@@ -121,6 +122,9 @@ describe('refdesk app', () => {
         stderr: `{"error":"${code}"}\n`,
       })
     await refuses(['no-show', positionIds[0]!], 'game_not_completed')
+    const db = (await t.runtime()).deps.db
+    const future = await seedClaimedGame(db, await seedLeague(db), 4500, '2099-05-01T18:00:00.000Z')
+    await refuses(['complete', future.gameId], 'game_not_started')
     await refuses(['complete', 'nope'], 'game_not_found')
     await refuses(['pay', 'nope'], 'payment_not_found')
     await refuses(['charge', 'nope'], 'payment_not_found')

@@ -13,7 +13,7 @@ import { setTimeZone } from '../../src/domain/profiles.js'
 import { findHeldGame, listSchedule } from '../../src/domain/schedule.js'
 import type { Person } from '../../src/domain/sessions.js'
 import { useTestApp } from '../helpers/app.js'
-import { asOf } from '../helpers/clock.js'
+import { asOf, played } from '../helpers/clock.js'
 import { refusal } from '../helpers/errors.js'
 import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { CONSOLE_CALLER } from '../../src/domain/caller.js'
@@ -210,7 +210,7 @@ describe("the official's app services", () => {
       startsAt: hoursFromNow(-3),
       positions: [{ officialId: sam, payCents: 2000 }],
     })
-    for (const game of [a, b, c]) await completeGame(t.deps, CONSOLE_CALLER, game.id)
+    for (const game of [a, b, c]) await completeGame(played(t.deps), CONSOLE_CALLER, game.id)
     const first = (await listEarnings(t.deps, me)).payments.find((p) => p.gameId === a.id)!
     await markPaid(t.deps, CONSOLE_CALLER, first.paymentId)
 

@@ -22,7 +22,7 @@ import {
 } from '../../src/domain/payments.js'
 import type { Person } from '../../src/domain/sessions.js'
 import { useTestApp } from '../helpers/app.js'
-import { asOf } from '../helpers/clock.js'
+import { asOf, played } from '../helpers/clock.js'
 import { refusal } from '../helpers/errors.js'
 import {
   eventsOf,
@@ -152,9 +152,15 @@ describe("the organizer's services", () => {
   it('completes a claimed game through the console’s service: payments and game.completed', async () => {
     const { db, olga, metro } = await world()
     const { gameId, officialId } = await seedClaimedGame(db, metro, 4500)
-    const { game } = await findLeagueGame(t.deps, olga, { gameId })
+    // Before its start (seeded on 2030-05-01T18:00Z) it is not completed: game_not_started, nothing written.
+    const early = asOf(t.deps, new Date('2030-05-01T17:59:59.999Z'))
+    expect(completionBlocker((await findLeagueGame(early, olga, { gameId })).game)).toBe('not_started')
+    expect(await refusal(completeGame(early, olga, gameId))).toBe('game_not_started')
+    expect(await eventsOf(db, metro)).toEqual([])
+    const atStart = asOf(t.deps, new Date('2030-05-01T18:00:00.000Z'))
+    const { game } = await findLeagueGame(atStart, olga, { gameId })
     expect(completionBlocker(game)).toBeUndefined()
-    const detail = await completeGame(t.deps, olga, gameId)
+    const detail = await completeGame(atStart, olga, gameId)
     expect(detail.status).toBe('completed')
     expect(detail.positions[0]!.payment).toMatchObject({
       amountCents: 4500,
@@ -162,7 +168,7 @@ describe("the organizer's services", () => {
       mode: 'offline',
     })
     expect((await eventsOf(db, metro)).map((e) => [e.event, e.data.id])).toEqual([['game.completed', gameId]])
-    const after = await findLeagueGame(t.deps, olga, { gameId })
+    const after = await findLeagueGame(early, olga, { gameId })
     expect(completionBlocker(after.game)).toBe('already_completed')
     expect(after.game.positions[0]).toMatchObject({ noShowable: true, official: { id: officialId } })
   })
@@ -177,7 +183,7 @@ describe("the organizer's services", () => {
     expect(completionBlocker((await findLeagueGame(t.deps, olga, { gameId: cancelled.id })).game)).toBe(
       'cancelled',
     )
-    expect(await refusal(completeGame(t.deps, olga, open.id))).toBe('game_not_claimed')
+    expect(await refusal(completeGame(played(t.deps), olga, open.id))).toBe('game_not_claimed')
     expect(await eventsOf(db, metro)).toEqual([])
   })
 
@@ -188,8 +194,8 @@ describe("the organizer's services", () => {
     for (let round = 0; round < 5; round++) {
       const { gameId } = await seedClaimedGame(db, metro)
       const outcomes = await Promise.allSettled([
-        completeGame(t.deps, olga, gameId),
-        completeGame(t.deps, tab, gameId),
+        completeGame(played(t.deps), olga, gameId),
+        completeGame(played(t.deps), tab, gameId),
       ])
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1)
       const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult
@@ -204,7 +210,7 @@ describe("the organizer's services", () => {
   it('records a no-show: the pending payment is removed and official.no_show emitted', async () => {
     const { db, olga, metro } = await world()
     const { gameId, positionIds, officialId } = await seedClaimedGame(db, metro)
-    await completeGame(t.deps, olga, gameId)
+    await completeGame(played(t.deps), olga, gameId)
     const { game } = await findLeagueGame(t.deps, olga, { positionId: positionIds[0]! })
     expect(noShowPaymentEffect(game.positions[0]!)).toBe('removed')
     const detail = await markNoShow(t.deps, olga, positionIds[0]!)
@@ -243,7 +249,7 @@ describe("the organizer's services", () => {
     const ids: string[] = []
     for (let i = 0; i < 3; i++) {
       const { gameId } = await seedClaimedGame(db, metro, 1000 * (i + 1))
-      const detail = await completeGame(t.deps, olga, gameId)
+      const detail = await completeGame(played(t.deps), olga, gameId)
       ids.push(detail.positions[0]!.payment!.id)
     }
     await markPaid(t.deps, olga, ids[2]!)
@@ -263,7 +269,7 @@ describe("the organizer's services", () => {
   it('a payment of another league in a bulk selection reads as missing and nothing is paid', async () => {
     const { db, olga, metro, other } = await world()
     const mine = await seedClaimedGame(db, metro)
-    const mineId = (await completeGame(t.deps, olga, mine.gameId)).positions[0]!.payment!.id
+    const mineId = (await completeGame(played(t.deps), olga, mine.gameId)).positions[0]!.payment!.id
     const theirs = await seedClaimedGame(db, other)
     const theirId = await seedPayment(db, {
       positionId: theirs.positionIds[0]!,
@@ -278,7 +284,7 @@ describe("the organizer's services", () => {
   it('charges a platform payment with each simulated outcome; a failed one is charged again', async () => {
     const { db, olga, cloud } = await world()
     const { gameId } = await seedClaimedGame(db, cloud, 3000)
-    const id = (await completeGame(t.deps, olga, gameId)).positions[0]!.payment!.id
+    const id = (await completeGame(played(t.deps), olga, gameId)).positions[0]!.payment!.id
     expect(await chargePayment(withSimulatedOutcome(t.deps, 'requires_card'), olga, id)).toMatchObject({
       status: 'requires_card',
     })
@@ -314,7 +320,7 @@ describe("the organizer's services", () => {
       refusal(listLeagueOfficials(t.deps, olga, other)),
       refusal(listLedger(t.deps, olga, other, {})),
       refusal(findLeagueGame(t.deps, olga, { gameId })),
-      refusal(completeGame(t.deps, olga, gameId)),
+      refusal(completeGame(played(t.deps), olga, gameId)),
       refusal(markNoShow(t.deps, olga, positionIds[0]!)),
       refusal(approveOfficial(t.deps, olga, other, officialId)),
       refusal(denyOfficial(t.deps, olga, other, officialId)),

@@ -6,6 +6,7 @@ import { chargePayment, completeGame, listPayments, markNoShow, markPaid } from 
 import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 import type { PaymentStatus } from '../../src/store/tables.js'
 import { useTestApp } from '../helpers/app.js'
+import { asOf, played } from '../helpers/clock.js'
 import {
   eventsOf,
   seedClaimedGame,
@@ -33,7 +34,7 @@ describe('payments domain', () => {
   async function completedGame(paymentMode: 'offline' | 'platform' = 'offline', payCents = 4500) {
     const leagueId = await seedLeague(db(), { paymentMode })
     const seeded = await seedClaimedGame(db(), leagueId, payCents)
-    const detail = await completeGame(t.deps, CONSOLE_CALLER, seeded.gameId)
+    const detail = await completeGame(played(t.deps), CONSOLE_CALLER, seeded.gameId)
     const payment = detail.positions[0]!.payment!
     return { leagueId, ...seeded, detail, payment }
   }
@@ -55,7 +56,7 @@ describe('payments domain', () => {
         ],
       })
 
-      const detail = await completeGame(t.deps, CONSOLE_CALLER, gameId)
+      const detail = await completeGame(played(t.deps), CONSOLE_CALLER, gameId)
 
       expect(detail).toMatchObject({ id: gameId, leagueId, status: 'completed' })
       const [first, cancelled, third] = detail.positions
@@ -98,16 +99,29 @@ describe('payments domain', () => {
       const official = await seedUser(db())
       await seedMembership(db(), leagueId, official)
       const { id: gameId } = await seedGame(db(), leagueId, { positions: [{ officialId: official }, {}] })
-      await expectError(completeGame(t.deps, CONSOLE_CALLER, gameId), 'game_not_claimed')
+      await expectError(completeGame(played(t.deps), CONSOLE_CALLER, gameId), 'game_not_claimed')
       expect(await listPayments(t.deps, CONSOLE_CALLER, leagueId)).toEqual([])
       expect(await eventsOf(db(), leagueId)).toEqual([])
       const row = await db().selectFrom('positions').select('status').where('game_id', '=', gameId).execute()
       expect(row.map((r) => r.status)).toEqual(['claimed', 'open'])
     })
 
+    it('refuses a game before its start: game_not_started, nothing written; at its start it completes', async () => {
+      const leagueId = await seedLeague(db())
+      const { gameId } = await seedClaimedGame(db(), leagueId)
+      const start = new Date('2030-05-01T18:00:00.000Z')
+      const before = asOf(t.deps, new Date(start.getTime() - 1))
+      await expectError(completeGame(before, CONSOLE_CALLER, gameId), 'game_not_started')
+      expect(await listPayments(t.deps, CONSOLE_CALLER, leagueId)).toEqual([])
+      expect(await eventsOf(db(), leagueId)).toEqual([])
+      const game = await db().selectFrom('games').select('status').where('id', '=', gameId).executeTakeFirst()
+      expect(game?.status).toBe('claimed')
+      expect((await completeGame(asOf(t.deps, start), CONSOLE_CALLER, gameId)).status).toBe('completed')
+    })
+
     it('refuses a completed or cancelled game: game_not_claimed', async () => {
       const { gameId, leagueId } = await completedGame()
-      await expectError(completeGame(t.deps, CONSOLE_CALLER, gameId), 'game_not_claimed')
+      await expectError(completeGame(played(t.deps), CONSOLE_CALLER, gameId), 'game_not_claimed')
       expect(await listPayments(t.deps, CONSOLE_CALLER, leagueId)).toHaveLength(1)
 
       const cancelled = await seedClaimedGame(db(), leagueId)
@@ -116,15 +130,15 @@ describe('payments domain', () => {
         .set({ status: 'cancelled' })
         .where('id', '=', cancelled.gameId)
         .execute()
-      await expectError(completeGame(t.deps, CONSOLE_CALLER, cancelled.gameId), 'game_not_claimed')
+      await expectError(completeGame(played(t.deps), CONSOLE_CALLER, cancelled.gameId), 'game_not_claimed')
     })
 
     it('lets exactly one of two racing completions win', async () => {
       const leagueId = await seedLeague(db())
       const { gameId } = await seedClaimedGame(db(), leagueId)
       const results = await Promise.allSettled([
-        completeGame(t.deps, CONSOLE_CALLER, gameId),
-        completeGame(t.deps, CONSOLE_CALLER, gameId),
+        completeGame(played(t.deps), CONSOLE_CALLER, gameId),
+        completeGame(played(t.deps), CONSOLE_CALLER, gameId),
       ])
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
       const [lost] = results.filter((r) => r.status === 'rejected')
@@ -134,7 +148,7 @@ describe('payments domain', () => {
     })
 
     it('answers game_not_found for an unknown game', async () => {
-      await expectError(completeGame(t.deps, CONSOLE_CALLER, 'nope'), 'game_not_found')
+      await expectError(completeGame(played(t.deps), CONSOLE_CALLER, 'nope'), 'game_not_found')
     })
   })
 

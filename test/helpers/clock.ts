@@ -7,3 +7,9 @@ export const stoppedAt = (when: Date): Clock => ({ now: () => when.getTime() })
 
 /** The same services, reading the time `when`. */
 export const asOf = (deps: Deps, when: Date): Deps => ({ ...deps, clock: stoppedAt(when) })
+
+/** After every game the fixtures seed (seedGame starts them on 2030-05-01): a game is completed once played. */
+export const PLAYED = new Date('2031-01-01T00:00:00.000Z')
+
+/** The same services, once the seeded games have been played. */
+export const played = (deps: Deps): Deps => asOf(deps, PLAYED)

@@ -233,10 +233,14 @@ export async function seedClaimedGame(
   db: Kysely<Db>,
   leagueId: string,
   payCents = 4500,
+  startsAt?: string,
 ): Promise<{ gameId: string; positionIds: string[]; officialId: string }> {
   const officialId = await seedUser(db)
   await seedMembership(db, leagueId, officialId)
-  const game = await seedGame(db, leagueId, { positions: [{ payCents, officialId }] })
+  const game = await seedGame(db, leagueId, {
+    positions: [{ payCents, officialId }],
+    ...(startsAt !== undefined && { startsAt }),
+  })
   return { gameId: game.id, positionIds: game.positionIds, officialId }
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { grantLeague } from '../../src/domain/api-keys.js'
 import { completeGame, markPaid } from '../../src/domain/payments.js'
 import { useTestApp } from '../helpers/app.js'
+import { played } from '../helpers/clock.js'
 import { seedClaimedGame } from '../helpers/fixtures.js'
 import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 
@@ -14,7 +15,7 @@ describe('GET /leagues/{leagueId}/payments', () => {
     const details = []
     for (const payCents of [2500, 4000]) {
       const { gameId } = await seedClaimedGame(t.deps.db, league.id, payCents)
-      details.push(await completeGame(t.deps, CONSOLE_CALLER, gameId))
+      details.push(await completeGame(played(t.deps), CONSOLE_CALLER, gameId))
     }
     const [older, newer] = details.map((d) => d.positions[0]!.payment!)
     return { owner, leagueId: league.id as string, older: older!, newer: newer! }

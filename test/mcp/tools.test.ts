@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { completeGame } from '../../src/domain/payments.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
+import { played } from '../helpers/clock.js'
 import { httpMcp, inMemoryMcp, listen, type Mcp } from './clients.js'
 import { CONSOLE_CALLER } from '../../src/domain/caller.js'
 
@@ -148,7 +149,7 @@ describe.each(['in-memory', 'http'] as const)('MCP tools (%s)', (transport) => {
       official: { id: userId },
     })
     await ok('assign_position', { gameId: gameB.id, externalId: 'U1' })
-    await completeGame(t.deps, CONSOLE_CALLER, gameB.id)
+    await completeGame(played(t.deps), CONSOLE_CALLER, gameB.id)
     const assignments = (await ok('list_assignments', { leagueId })).data
     expect(assignments).toHaveLength(2)
     expect(assignments).toEqual(await rest(`/leagues/${leagueId}/assignments`))

@@ -1,7 +1,7 @@
 // The official's pages over HTTP: claim (and the race), withdraw, scoped answers to tampered ids, earnings,
 // leagues, the calendar feed and its rotation, the time zone, escaping.
 import { describe, expect, it } from 'vitest'
-import { completeGame, markPaid } from '../../src/domain/payments.js'
+import { chargePayment, completeGame, markPaid, withSimulatedOutcome } from '../../src/domain/payments.js'
 import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { useWebApp, type Visitor } from './browser-like.js'
 import { CONSOLE_CALLER } from '../../src/domain/caller.js'
@@ -62,6 +62,30 @@ describe("the official's pages", () => {
     expect(page.status).toBe(200)
     expect(page.body).toContain('Someone else took this game.')
     expect((await eventsOf(db, metro)).map((e) => e.event)).toEqual(['position.claimed'])
+  })
+
+  it('Claim pressed twice, one after the other or at once: "This game is already yours.", one claim', async () => {
+    const { db, metro, game, email } = await world()
+    const sam = await t.signIn(email)
+    await sam.get('/app/open')
+    const again = [
+      await sam.post('/app/claim', claimForm(game)),
+      await sam.post('/app/claim', claimForm(game)),
+    ]
+    expect(again.map((a) => a.location)).toEqual(['/app/?notice=claimed', '/app/open?notice=yours'])
+    const page = await sam.get('/app/open?notice=yours')
+    expect(page.body).toContain('This game is already yours.')
+    expect(page.body).not.toContain('Someone else took this game.')
+
+    const second = await seedGame(db, metro, { startsAt: hoursAfter(t.now, 30) })
+    const [tab, otherTab] = [sam, await t.signIn(email)]
+    await otherTab.get('/app/open')
+    const racing = await Promise.all([
+      tab.post('/app/claim', claimForm(second)),
+      otherTab.post('/app/claim', claimForm(second)),
+    ])
+    expect(racing.map((a) => a.location).sort()).toEqual(['/app/?notice=claimed', '/app/open?notice=yours'])
+    expect((await eventsOf(db, metro)).map((e) => e.event)).toEqual(['position.claimed', 'position.claimed'])
   })
 
   it("another league's game answers exactly like a missing one, for claims and withdrawals alike", async () => {
@@ -130,6 +154,26 @@ describe("the official's pages", () => {
     expect(page).toContain('<tr><th scope="row">USD</th><td>$30.00</td><td>$45.00</td></tr>')
     expect(page).toMatch(/\$45\.00[\s\S]*Paid ·/)
     expect(page).toMatch(/\$30\.00<\/span>[\s\S]*Pending/)
+  })
+
+  it('earnings: a payment whose charge needs the card confirmed waits on the organizer, not on the official', async () => {
+    const { db, email, sam } = await world()
+    const cloud = await seedLeague(db, { name: 'Cloud Cup', paymentMode: 'platform' })
+    await seedMembership(db, cloud, sam)
+    const game = await seedGame(db, cloud, {
+      startsAt: hoursAfter(t.now, -3),
+      positions: [{ officialId: sam, payCents: 2000 }],
+    })
+    const done = await completeGame(t.runtime.deps, CONSOLE_CALLER, game.id)
+    await chargePayment(
+      withSimulatedOutcome(t.runtime.deps, 'requires_card'),
+      CONSOLE_CALLER,
+      done.positions[0]!.payment!.id,
+    )
+    const page = (await (await t.signIn(email)).get('/app/earnings')).body
+    expect(page).toContain('Waiting on the organizer')
+    expect(page).toContain('There is nothing for you to do.')
+    expect(page).not.toMatch(/your card|add a card/i)
   })
 
   it('schedule: what became of each held game, in words', async () => {

@@ -67,6 +67,7 @@ describe("the organizer's pages", () => {
   it('completes a claimed game behind a confirmation that says what will happen', async () => {
     const { db, olgaEmail, metro, sam } = await world()
     const game = await seedGame(db, metro, {
+      startsAt: hoursAfter(t.now, -2),
       positions: [{ officialId: sam, payCents: 4500, label: 'Referee' }],
     })
     const olga = await t.signIn(olgaEmail)
@@ -108,10 +109,27 @@ describe("the organizer's pages", () => {
     expect(await eventsOf(db, metro)).toEqual([])
   })
 
+  it('refuses to complete a game before it starts, and says so before anything is pressed', async () => {
+    const { db, olgaEmail, metro } = await world()
+    const { gameId } = await seedClaimedGame(db, metro, 4500, hoursAfter(t.now, 1))
+    const olga = await t.signIn(olgaEmail)
+    const league = await olga.get(`/app/organize/leagues/${metro}`)
+    expect(league.body).not.toContain(`action="/app/organize/games/${gameId}/complete"`)
+    const confirm = await olga.get(`/app/organize/games/${gameId}/complete`)
+    expect(confirm.body).toContain('This game has not started yet')
+    expect(confirm.body).not.toContain('>Complete</button>')
+    const refused = await olga.post(`/app/organize/games/${gameId}/complete`)
+    expect(refused.location).toBe(`/app/organize/games/${gameId}/complete?notice=not_started`)
+    expect((await olga.get(refused.location!)).body).toContain('complete it once it has been played')
+    expect(await eventsOf(db, metro)).toEqual([])
+  })
+
   it('two organizer sessions completing one game at once: one completes it, the other is told it already is', async () => {
     const { db, olgaEmail, metro } = await world()
-    const { gameId } = await seedClaimedGame(db, metro)
-    const [first, second] = await Promise.all([t.signIn(olgaEmail), t.signIn(olgaEmail)])
+    const { gameId } = await seedClaimedGame(db, metro, 4500, hoursAfter(t.now, -2))
+    // Signed in one after the other: each sign-in reads the last link mailed to the address.
+    const first = await t.signIn(olgaEmail)
+    const second = await t.signIn(olgaEmail)
     await Promise.all([
       first.get(`/app/organize/games/${gameId}/complete`),
       second.get(`/app/organize/games/${gameId}/complete`),
@@ -133,7 +151,10 @@ describe("the organizer's pages", () => {
 
   it('records a no-show after showing its effect on the payment', async () => {
     const { db, olgaEmail, metro, sam } = await world()
-    const game = await seedGame(db, metro, { positions: [{ officialId: sam, payCents: 3000 }] })
+    const game = await seedGame(db, metro, {
+      startsAt: hoursAfter(t.now, -2),
+      positions: [{ officialId: sam, payCents: 3000 }],
+    })
     const olga = await t.signIn(olgaEmail)
     await completedGame(olga, game.id)
     const league = await olga.get(`/app/organize/leagues/${metro}`)
@@ -200,11 +221,17 @@ describe("the organizer's pages", () => {
     const olga = await t.signIn(olgaEmail)
     const offline = []
     for (let i = 0; i < 3; i++) {
-      const game = await seedGame(db, metro, { positions: [{ officialId: sam, payCents: 1000 }] })
+      const game = await seedGame(db, metro, {
+        startsAt: hoursAfter(t.now, -2 - i),
+        positions: [{ officialId: sam, payCents: 1000 }],
+      })
       await completedGame(olga, game.id)
       offline.push(game)
     }
-    const platformGame = await seedGame(db, cloud, { positions: [{ officialId: sam, payCents: 2500 }] })
+    const platformGame = await seedGame(db, cloud, {
+      startsAt: hoursAfter(t.now, -2),
+      positions: [{ officialId: sam, payCents: 2500 }],
+    })
     await completedGame(olga, platformGame.id)
     const ids = await db
       .selectFrom('payments')
@@ -289,7 +316,10 @@ describe("the organizer's pages", () => {
     const { db, olgaEmail, metro } = await world()
     const mallory = await seedUser(db, { name: '=HYPERLINK("http://evil")', email: uniqueEmail('m') })
     await seedMembership(db, metro, mallory)
-    const game = await seedGame(db, metro, { positions: [{ officialId: mallory, label: 'Ref, "lead"' }] })
+    const game = await seedGame(db, metro, {
+      startsAt: hoursAfter(t.now, -2),
+      positions: [{ officialId: mallory, label: 'Ref, "lead"' }],
+    })
     const olga = await t.signIn(olgaEmail)
     await completedGame(olga, game.id)
     const csv = await olga.get(`/app/organize/leagues/${metro}/payouts.csv`)

@@ -12,10 +12,11 @@ import { signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
 import { paths } from '../paths.js'
 
-type Code = 'taken' | 'gone' | 'not_allowed' | 'started'
+type Code = 'taken' | 'yours' | 'gone' | 'not_allowed' | 'started'
 
 const NOTICES: Notices<Code> = {
   taken: { kind: 'error', text: 'Someone else took this game.' },
+  yours: { kind: 'info', text: 'This game is already yours.' },
   gone: { kind: 'error', text: 'That game is not open any more.' },
   not_allowed: { kind: 'error', text: 'You cannot claim games in that league.' },
   started: { kind: 'error', text: 'That game has already started: it can no longer be claimed.' },
@@ -24,6 +25,7 @@ const NOTICES: Notices<Code> = {
 /** Every refusal a claim can meet, as the notice it shows: a missing game and another league's read alike. */
 const CLAIM_REFUSALS: Refusals<Code> = {
   position_taken: 'taken',
+  position_already_yours: 'yours',
   game_not_found: 'gone',
   position_not_found: 'gone',
   no_open_position: 'gone',

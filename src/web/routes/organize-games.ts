@@ -21,12 +21,13 @@ import { idParam, signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
 import { paths } from '../paths.js'
 
-type Code = 'completed' | 'already_completed' | 'not_claimed' | 'no_show' | 'not_worked'
+type Code = 'completed' | 'already_completed' | 'not_claimed' | 'not_started' | 'no_show' | 'not_worked'
 
 const NOTICES: Notices<Code> = {
   completed: { kind: 'success', text: 'Game completed. Each worked position now has a pending payment.' },
   already_completed: { kind: 'error', text: 'This game is already completed: someone completed it first.' },
   not_claimed: { kind: 'error', text: 'This game cannot be completed now: see why below.' },
+  not_started: { kind: 'error', text: 'This game has not started yet: complete it once it has been played.' },
   no_show: { kind: 'success', text: 'No-show recorded. The position is cancelled, unpaid.' },
   not_worked: { kind: 'error', text: 'A no-show can no longer be recorded for that position.' },
 }
@@ -35,6 +36,7 @@ const NOTICES: Notices<Code> = {
 const REFUSALS: Refusals<Code> = {
   game_already_completed: 'already_completed',
   game_not_claimed: 'not_claimed',
+  game_not_started: 'not_started',
   game_not_completed: 'not_worked',
   position_not_claimed: 'not_worked',
 }

@@ -41,7 +41,7 @@ const NOTICES: Notices<Code> = {
   },
   charged_requires_card: {
     kind: 'info',
-    text: 'Not charged: the official has to add a card first. The payment waits as “needs card”.',
+    text: 'Not charged: your card needs authentication first. The payment waits as “needs card”; charge it again once the card is confirmed.',
   },
   not_pending: {
     kind: 'error',
