@@ -12,6 +12,7 @@ import { growthScenario } from './scenarios/growth.mjs'
 import { importScenario } from './scenarios/import.mjs'
 import { mcpScenario } from './scenarios/mcp.mjs'
 import { readsScenario } from './scenarios/reads.mjs'
+import { stallScenario } from './scenarios/stall.mjs'
 import { webhooksScenario } from './scenarios/webhooks.mjs'
 
 const { values: args } = parseArgs({
@@ -37,6 +38,7 @@ const sizes = args.quick
       growth: { sizes: [100, 1000] },
       mcp: { calls: 100 },
       app: { requests: 10 },
+      stall: { games: 2000, seconds: 1 },
     }
   : {
       import: { rounds: 2 * ROUNDS },
@@ -46,6 +48,7 @@ const sizes = args.quick
       growth: { sizes: [100, 1000, 10000] },
       mcp: { calls: 500 },
       app: { requests: 30 },
+      stall: { games: 10000, seconds: 3 },
     }
 const scenarios = {
   import: importScenario,
@@ -55,6 +58,7 @@ const scenarios = {
   growth: growthScenario,
   mcp: mcpScenario,
   app: appScenario,
+  stall: stallScenario,
 }
 const selected = args.only ? args.only.split(',') : Object.keys(scenarios)
 

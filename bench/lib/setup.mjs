@@ -231,6 +231,13 @@ export async function startServiceProcess(databaseUrl, label) {
       child.send('peak-rss')
       return (await answer).peakRss
     },
+    /** A new key of another source (a second tenant of the same service): its Authorization and client. */
+    async tenant(source) {
+      const answer = next()
+      child.send({ issue: source })
+      const authorization = `Bearer ${(await answer).key}`
+      return { authorization, api: client(`${ready.origin}/api/v1`, authorization) }
+    },
     async close() {
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.send('close')

@@ -11,7 +11,8 @@ const ENDPOINTS = {
   assignments: (id) => `/leagues/${id}/assignments`,
 }
 
-async function claimEverything(raw, leagueId, userId) {
+/** Every position of the league claimed by one official, written straight into the database. */
+export async function claimEverything(raw, leagueId, userId) {
   const at = new Date().toISOString()
   await raw.transaction(async (exec) => {
     await exec(

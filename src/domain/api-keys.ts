@@ -1,6 +1,6 @@
-// Partner API keys: `key_` + 48 hex, stored only as SHA-256, shown once at issuance. What stays readable
-// is the prefix (`key_` and the next 8 characters: enough to tell keys apart, far too few to guess one)
-// and when the key was last used.
+// Partner API keys: `key_` + 48 hex, stored only as SHA-256 (the spec's rule: no part of the plaintext is
+// kept), shown once at issuance. Operators tell keys apart by id and name; when a key was last used is
+// kept too.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as apiKeys from '../store/api-keys.js'
 import * as leagues from '../store/leagues.js'
@@ -26,8 +26,6 @@ export interface IssuedKey {
 
 export interface KeySummary {
   id: string
-  /** `key_` and the first 8 characters after it; null for keys issued before prefixes were kept. */
-  prefix: string | null
   source: string
   name: string
   organizerId: string
@@ -37,8 +35,6 @@ export interface KeySummary {
   revokedAt: string | null
   grantedLeagueIds: string[]
 }
-
-const PREFIX_LENGTH = 8
 
 /**
  * Last use is written at most once a minute per key: a write on every request would double the writes
@@ -84,7 +80,6 @@ export async function issueKey(
       organizer_id: organizer.id,
       created_at: at,
       revoked_at: null,
-      prefix: key.slice('key_'.length, 'key_'.length + PREFIX_LENGTH),
       last_used_at: null,
     })
     return { id: row.id, source: row.source, name: row.name, organizerId: organizer.id, key }
@@ -128,7 +123,6 @@ export async function listKeys(deps: Deps): Promise<KeySummary[]> {
   const [rows, grants] = await Promise.all([apiKeys.listKeys(deps.db), apiKeys.listGrants(deps.db)])
   return rows.map((r) => ({
     id: r.id,
-    prefix: r.prefix === null ? null : `key_${r.prefix}`,
     source: r.source,
     name: r.name,
     organizerId: r.organizer_id,

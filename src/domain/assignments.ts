@@ -10,6 +10,7 @@ import type { Kysely, Transaction } from 'kysely'
 import type { AssignInput, Assignment, GameDetail } from '../schemas/games.js'
 import * as claims from '../store/claims.js'
 import { isUniqueViolation } from '../store/errors.js'
+import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
 import * as payments from '../store/payments.js'
 import * as positions from '../store/positions.js'
@@ -21,6 +22,7 @@ import { requireGame, requireLeague } from './access.js'
 import { checkSource, writeSource, type Caller, type ConsoleCaller, type PersonCaller } from './caller.js'
 import type { Deps } from './deps.js'
 import { ApiError, fail } from './errors.js'
+import { meetsLevel, refusalFor, type Taking } from './conflicts.js'
 import { domainEvent, recordEvents } from './events.js'
 import { lockGame } from './game-locks.js'
 import { refreshGameStatus } from './game-status.js'
@@ -62,8 +64,11 @@ export async function assignPosition(
   return deps.db.transaction().execute(async (trx) => {
     const { league_id: leagueId } = await requireGame(trx, caller, gameId)
     const user = (await findOfficialUser(trx, caller, leagueId, ref)) ?? fail('official_not_found')
+    // `refdesk app claim` is the console acting for the official; a person here is the league's organizer.
+    const by = caller.kind === 'partner' ? 'partner' : caller.kind === 'console' ? 'official' : 'organizer'
     const inApp = caller.kind === 'console'
-    return claimFor(trx, { leagueId, gameId, positionId: input.positionId, user, inApp }, isoNow(deps.clock))
+    const claim = { leagueId, gameId, positionId: input.positionId, user, by, inApp } as const
+    return claimFor(trx, claim, isoNow(deps.clock))
   })
 }
 
@@ -84,7 +89,7 @@ export async function claimPosition(
         (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ??
         fail('not_a_league_official')
       const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
-      return claimFor(trx, { leagueId, ...input, user, inApp: true }, isoNow(deps.clock))
+      return claimFor(trx, { leagueId, ...input, user, by: 'official', inApp: true }, isoNow(deps.clock))
     })
   } catch (error) {
     // Read after the loss: the claim that won has committed, so a second tap of Claim finds the first one.
@@ -101,11 +106,20 @@ export async function claimPosition(
  * claim either lands before it (refused) or waits for it. An in-app claim (the app, `refdesk app claim`) of
  * a game that has started is refused under the game's lock, as a withdrawal is: a claimed past game could
  * be completed and paid. The partner's assign keeps the spec's rules (a partner may record who worked).
- * A published plan's proposals land here too.
+ * A published plan's proposals land here too. The conflict rules (`refusalFor`) see the chosen position
+ * under the game's lock.
  */
 export async function claimFor(
   trx: Transaction<Db>,
-  claim: { leagueId: string; gameId: string; positionId: string | undefined; user: UserRow; inApp: boolean },
+  claim: {
+    leagueId: string
+    gameId: string
+    positionId: string | undefined
+    user: UserRow
+    /** Who gives the position (conflicts.ts); a published plan's proposal is the organizer's. */
+    by?: Taking['by']
+    inApp: boolean
+  },
   at: string,
 ): Promise<GameDetail> {
   const { leagueId, user } = claim
@@ -113,7 +127,11 @@ export async function claimFor(
   if (membership?.role !== 'official' || membership.status !== 'approved') fail('not_a_league_official')
   const { game, positions: gamePositions } = await lockGame(trx, claim.gameId)
   if (claim.inApp && game.starts_at <= at) fail('game_started')
-  const position = pickPosition(game, gamePositions, claim.positionId)
+  const position = pickPosition(game, gamePositions, claim.positionId, membership.level)
+  const league = (await leagues.findLeague(trx, leagueId)) ?? fail('game_not_found')
+  const by = claim.by ?? 'organizer'
+  const refusal = await refusalFor(trx, { league, game, position, userId: user.id, by })
+  if (refusal) fail(refusal)
   if (!(await positions.claimIfOpen(trx, position.id, at))) fail('position_taken')
   try {
     await claims.insertClaim(trx, {
@@ -227,11 +245,15 @@ async function findOfficialUser(
   return (await memberships.findMembership(db, leagueId, user.id)) ? user : undefined
 }
 
-/** The position to claim. Positions of a cancelled game are never open. */
+/**
+ * The position to claim. Positions of a cancelled game are never open. Without a positionId, the first
+ * open one the official's level allows, else the first open one (which the level rule then refuses).
+ */
 function pickPosition(
   game: GameRow,
   list: readonly PositionRow[],
   positionId: string | undefined,
+  level: number | null,
 ): PositionRow {
   const isOpen = (p: PositionRow) => p.status === 'open' && game.status !== 'cancelled'
   if (positionId !== undefined) {
@@ -240,6 +262,7 @@ function pickPosition(
     return position
   }
   return (
+    list.find((p) => isOpen(p) && meetsLevel(level, p.min_level)) ??
     list.find(isOpen) ??
     fail(list.some((p) => p.status === 'claimed') ? 'position_taken' : 'no_open_position')
   )

@@ -45,6 +45,16 @@ export const ERROR_STATUS = {
   invalid_status_filter: 400,
   invalid_since: 400,
   invalid_event: 400,
+  // Schedule data and crews (DESIGN "Running the assigning").
+  invalid_timeZone: 400,
+  invalid_gameMinutes: 400,
+  invalid_travelBufferMinutes: 400,
+  invalid_maxGamesPerDay: 400,
+  invalid_conflictPolicy: 400,
+  invalid_durationMinutes: 400,
+  invalid_level: 400,
+  invalid_minLevel: 400,
+  invalid_positions: 400,
   // The plan window of the assignor (issue 26) and the blackouts of availability (issue 24).
   invalid_from: 400,
   invalid_to: 400,
@@ -89,12 +99,14 @@ export const ERROR_STATUS = {
   game_not_started: 409,
   idempotency_key_in_use: 409,
   endpoint_disabled: 409,
+  level_too_low: 409,
+  game_closed: 409,
+  last_position: 409,
   // Issue 26: publishing a plan twice; a proposal whose official now has a game too close to it.
   plan_already_published: 409,
   schedule_conflict: 409,
   official_unavailable: 409,
   daily_limit_reached: 409,
-  level_too_low: 409,
   availability_limit_reached: 409,
 
   // Not in the spec (which names no rate limits): a key over its rate (docs/decisions.md), with Retry-After.

@@ -7,10 +7,14 @@ import {
   type Game,
   type GameDetail,
   type GameItem,
+  type PositionInput,
   type UpdateGameInput,
 } from '../schemas/games.js'
 import { isDeadlock, isUniqueViolation } from '../store/errors.js'
 import * as games from '../store/games.js'
+import * as leagues from '../store/leagues.js'
+import { GAME_MINUTES } from '../schemas/schedule.js'
+import { endOf } from './game-times.js'
 import * as positions from '../store/positions.js'
 import type { Db, GameRow, PositionRow } from '../store/tables.js'
 import { checkSource, writeSource, type Caller } from './caller.js'
@@ -63,7 +67,14 @@ function parseItems(items: readonly unknown[]): { valid: ParsedItem[]; failure?:
   const valid: ParsedItem[] = []
   for (const raw of items) {
     try {
-      valid.push({ item: parseWith(GameItemInput, raw), raw: raw as object })
+      const item = parseWith(GameItemInput, raw)
+      // A crew names each position's label and pay; the item's own would be ambiguous.
+      if (
+        item.positions &&
+        (Object.hasOwn(raw as object, 'label') || Object.hasOwn(raw as object, 'payDollars'))
+      )
+        fail('invalid_positions')
+      valid.push({ item, raw: raw as object })
     } catch (error) {
       if (error instanceof ApiError) return { valid, failure: error }
       throw error
@@ -101,6 +112,7 @@ async function writeBatch(
   const keys = [...new Set(items.flatMap(({ item }) => item.externalId ?? []))]
   const plan = planBatch(items, await games.lockGamesByExternalId(trx, source, keys), {
     leagueId: league.id,
+    gameMinutes: league.game_minutes,
     source,
     at,
   })
@@ -141,11 +153,15 @@ interface BatchPlan {
  * An upsert that changes none of a game's fields writes nothing (a nightly re-import of an unchanged
  * season is mostly that); its item still answers the game and emits its game.created.
  */
-function planBatch(
-  items: readonly ParsedItem[],
-  existing: readonly GameRow[],
-  base: { leagueId: string; source: string; at: string },
-): BatchPlan {
+interface BatchBase {
+  leagueId: string
+  /** The league's length of a game without its own. */
+  gameMinutes: number
+  source: string
+  at: string
+}
+
+function planBatch(items: readonly ParsedItem[], existing: readonly GameRow[], base: BatchBase): BatchPlan {
   const plan: BatchPlan = {
     inserts: new Map(),
     rewrites: new Map(),
@@ -165,11 +181,14 @@ function planBatch(
     let state: GameState
     if (known) {
       const writes = plan.inserts.has(known.id) ? plan.inserts : plan.rewrites
-      state = { ...(writes.get(known.id) ?? known), ...rewriteOf(item, raw), updated_at: base.at }
+      state = withEnd(
+        { ...(writes.get(known.id) ?? known), ...rewriteOf(item, raw), updated_at: base.at },
+        base,
+      )
       writes.set(state.id, state)
     } else {
       state = newGameRow(item, base)
-      plan.positions.push(newPositionRow(state.id, item, base.at))
+      plan.positions.push(...newPositionRows(state.id, item, base.at))
       plan.inserts.set(state.id, state)
       if (item.externalId !== undefined) byExternalId.set(item.externalId, state)
     }
@@ -185,34 +204,59 @@ function planBatch(
   return plan
 }
 
-const REWRITABLE = ['sport', 'starts_at', 'location', 'latitude', 'longitude'] as const
+const REWRITABLE = [
+  'sport',
+  'starts_at',
+  'location',
+  'latitude',
+  'longitude',
+  'duration_minutes',
+  'ends_at',
+] as const
 
-function newGameRow(item: GameItem, base: { leagueId: string; source: string; at: string }): GameState {
-  return {
-    id: newId(),
-    league_id: base.leagueId,
-    source: base.source,
-    external_id: item.externalId ?? null,
-    sport: item.sport,
-    starts_at: item.startsAt,
-    location: item.location,
-    latitude: item.latitude ?? null,
-    longitude: item.longitude ?? null,
-    status: 'open',
-    created_at: base.at,
-    updated_at: base.at,
-  }
+/** The game with `ends_at` following its start and length. */
+function withEnd(game: GameState, base: Pick<BatchBase, 'gameMinutes'>): GameState {
+  return { ...game, ends_at: endOf(game.starts_at, game.duration_minutes ?? base.gameMinutes) }
 }
 
-function newPositionRow(gameId: string, item: GameItem, at: string): Omit<PositionRow, 'seq'> {
+function newGameRow(item: GameItem, base: BatchBase): GameState {
+  return withEnd(
+    {
+      id: newId(),
+      league_id: base.leagueId,
+      source: base.source,
+      external_id: item.externalId ?? null,
+      sport: item.sport,
+      starts_at: item.startsAt,
+      location: item.location,
+      latitude: item.latitude ?? null,
+      longitude: item.longitude ?? null,
+      status: 'open',
+      created_at: base.at,
+      updated_at: base.at,
+      duration_minutes: item.durationMinutes ?? null,
+      ends_at: '',
+    },
+    base,
+  )
+}
+
+/** A new game's positions: its crew when the item names one, else exactly one, as the spec says. */
+function newPositionRows(gameId: string, item: GameItem, at: string): Omit<PositionRow, 'seq'>[] {
+  const crew = item.positions ?? [{ label: item.label, payDollars: item.payDollars }]
+  return crew.map((p) => newPositionRow(gameId, p, at))
+}
+
+export function newPositionRow(gameId: string, input: PositionInput, at: string): Omit<PositionRow, 'seq'> {
   return {
     id: newId(),
     game_id: gameId,
-    label: item.label,
-    pay_cents: item.payDollars,
+    label: input.label,
+    pay_cents: input.payDollars,
     status: 'open',
     created_at: at,
     updated_at: at,
+    min_level: input.minLevel ?? null,
   }
 }
 
@@ -228,6 +272,7 @@ function rewriteOf(item: GameItem, raw: object): Partial<GameState> {
     ...(given('location') && { location: item.location }),
     ...(given('latitude') && { latitude: item.latitude ?? null }),
     ...(given('longitude') && { longitude: item.longitude ?? null }),
+    ...(item.durationMinutes !== undefined && { duration_minutes: item.durationMinutes }),
   }
 }
 
@@ -250,10 +295,21 @@ export async function updateGame(
       ...(input.sport !== undefined && input.sport !== game.sport && { sport: input.sport }),
       ...(input.startsAt !== undefined && input.startsAt !== game.starts_at && { starts_at: input.startsAt }),
       ...(input.location !== undefined && input.location !== game.location && { location: input.location }),
+      ...(input.durationMinutes !== undefined &&
+        input.durationMinutes !== game.duration_minutes && { duration_minutes: input.durationMinutes }),
     }
     if (Object.keys(changes).length === 0) return loadGame(trx, game)
     const at = isoNow(deps.clock)
-    const updated = await loadGame(trx, await games.updateGame(trx, game.id, { ...changes, updated_at: at }))
+    const moved = { ...game, ...changes }
+    const league = await leagues.findLeague(trx, game.league_id)
+    const endsAt = endOf(
+      moved.starts_at,
+      moved.duration_minutes ?? league?.game_minutes ?? GAME_MINUTES.default,
+    )
+    const updated = await loadGame(
+      trx,
+      await games.updateGame(trx, game.id, { ...changes, ends_at: endsAt, updated_at: at }),
+    )
     await recordEvents(trx, [domainEvent('game.updated', game.league_id, updated)], at)
     return updated
   })

@@ -4,7 +4,9 @@
 // belong to the API key that sent them. The reservation is a row of its own, committed before the request
 // acts, so of two identical requests at once one acts and the other answers idempotency_key_in_use.
 import { createHash } from 'node:crypto'
+import type { Kysely } from 'kysely'
 import * as idempotencyKeys from '../store/idempotency-keys.js'
+import type { Db } from '../store/tables.js'
 import type { PartnerCaller } from './caller.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
@@ -30,11 +32,34 @@ export interface IdempotentRequest {
   body: unknown
 }
 
+/**
+ * What a replay re-checks. A kept answer is about something (a game, a league, an endpoint) the caller
+ * could reach when it was made; a replay answers only while that still holds, else the same error a
+ * request without a key would get now (a withdrawn grant: the 404 of any other key). Secrets the answer
+ * carried are not stored: `seal` takes them out and `replay` puts them back from the live row.
+ */
+export interface ReplayGuard {
+  /** On the replay's transaction: throws the caller's current error, or answers the kept answer, restored. */
+  replay(trx: Kysely<Db>, caller: PartnerCaller, kept: KeptAnswer): Promise<KeptAnswer>
+  /** The answer as stored; as sent when absent. */
+  seal?(answer: KeptAnswer): KeptAnswer
+}
+
+/** A guard that re-checks access only (the answer holds no secret): `check` throws the current error. */
+export function recheck(check: (trx: Kysely<Db>, caller: PartnerCaller) => Promise<unknown>): ReplayGuard {
+  return {
+    async replay(trx, caller, kept) {
+      await check(trx, caller)
+      return kept
+    },
+  }
+}
+
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /**
  * Runs `act` once per (API key, Idempotency-Key): the first request acts and its answer is kept; a retry
- * of the same request gets that answer with `replayed: true`. `act` answers refusals (4xx) itself, which
+ * of the same request gets that answer with `replayed: true`, once `guard` has re-checked it. `act` answers refusals (4xx) itself, which
  * are kept like successes; a fault it throws gives the key back, so a retry acts again.
  */
 export async function runOnce(
@@ -42,6 +67,7 @@ export async function runOnce(
   caller: PartnerCaller,
   key: string,
   request: IdempotentRequest,
+  guard: ReplayGuard,
   act: () => Promise<KeptAnswer>,
 ): Promise<KeptAnswer & { replayed: boolean }> {
   const ref = { apiKeyId: caller.keyId, key }
@@ -55,7 +81,9 @@ export async function runOnce(
     const kept = await idempotencyKeys.findKey(trx, ref)
     if (kept && kept.fingerprint !== fingerprint) fail('idempotency_key_reused')
     if (kept?.status !== 'completed') fail('idempotency_key_in_use')
-    return { replay: { status: kept.response_status!, body: kept.response_body! } }
+    return {
+      replay: await guard.replay(trx, caller, { status: kept.response_status!, body: kept.response_body! }),
+    }
   })
   if ('replay' in reserved) return { ...reserved.replay, replayed: true }
   let answer: KeptAnswer
@@ -65,7 +93,7 @@ export async function runOnce(
     await idempotencyKeys.release(deps.db, reserved.seq)
     throw error
   }
-  await idempotencyKeys.complete(deps.db, reserved.seq, answer)
+  await idempotencyKeys.complete(deps.db, reserved.seq, guard.seal ? guard.seal(answer) : answer)
   return { ...answer, replayed: false }
 }
 

@@ -1,4 +1,5 @@
 // Leagues: create/upsert, read with their games and officials, patch. No league change emits an event.
+import type { Transaction } from 'kysely'
 import type {
   League,
   LeagueDetail,
@@ -6,12 +7,14 @@ import type {
   UpdateLeagueInput,
   UpsertLeagueInput,
 } from '../schemas/leagues.js'
+import * as games from '../store/games.js'
 import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
 import { isoNow, newId } from '../clock.js'
 import { requireLeague, scopeOf } from './access.js'
 import { checkSource, writeSource, type Caller, type PartnerCaller } from './caller.js'
 import type { Deps } from './deps.js'
+import type { Db, LeagueRow } from '../store/tables.js'
 import { loadLeagueGames, toLeague, toOfficial } from './views.js'
 
 export async function listLeagues(deps: Deps, caller: Caller): Promise<LeagueListItem[]> {
@@ -41,19 +44,26 @@ export async function upsertLeague(
       organizer_id: caller.organizerId,
       created_at: at,
       updated_at: at,
+      ...settingsOf(input),
     }
     // Like the games upsert, a re-post rewrites only what it carries: a platform/eur league re-posted with
-    // just its name and externalId stays platform/eur.
+    // just its name and externalId stays platform/eur, and keeps its time zone and assigning settings.
     const changes = {
       name: row.name,
       updated_at: at,
       ...(input.paymentMode !== undefined && { payment_mode: row.payment_mode }),
       ...(input.currency !== undefined && { currency: row.currency }),
+      ...settingsOf(input),
     }
+    const before =
+      row.external_id === null
+        ? undefined
+        : await leagues.findLeagueByExternalId(trx, row.source, row.external_id)
     const league =
       row.external_id === null
         ? await leagues.insertLeague(trx, row)
         : await leagues.upsertLeague(trx, row, changes)
+    await keepGameEnds(trx, before, league)
     if (league.id === row.id) {
       await memberships.insertMembership(trx, {
         id: newId(),
@@ -61,6 +71,7 @@ export async function upsertLeague(
         user_id: league.organizer_id,
         role: 'organizer',
         status: 'approved',
+        level: null,
         created_at: at,
         updated_at: at,
       })
@@ -91,10 +102,33 @@ export async function updateLeague(
       ...(input.name !== undefined && { name: input.name }),
       ...(input.paymentMode !== undefined && { payment_mode: input.paymentMode }),
       ...(input.currency !== undefined && { currency: input.currency }),
+      ...settingsOf(input),
     }
     if (Object.keys(changes).length === 0) return toLeague(league)
-    return toLeague(
-      await leagues.updateLeague(trx, league.id, { ...changes, updated_at: isoNow(deps.clock) }),
-    )
+    const updated = await leagues.updateLeague(trx, league.id, { ...changes, updated_at: isoNow(deps.clock) })
+    await keepGameEnds(trx, league, updated)
+    return toLeague(updated)
   })
+}
+
+type LeagueSettings = Pick<
+  LeagueRow,
+  'time_zone' | 'game_minutes' | 'travel_buffer_minutes' | 'max_games_per_day' | 'conflict_policy'
+>
+
+/** The settings the input carries, as columns; those it omits are absent (and keep their value). */
+function settingsOf(input: UpdateLeagueInput): Partial<LeagueSettings> {
+  return {
+    ...(input.timeZone !== undefined && { time_zone: input.timeZone }),
+    ...(input.gameMinutes !== undefined && { game_minutes: input.gameMinutes }),
+    ...(input.travelBufferMinutes !== undefined && { travel_buffer_minutes: input.travelBufferMinutes }),
+    ...(input.maxGamesPerDay !== undefined && { max_games_per_day: input.maxGamesPerDay }),
+    ...(input.conflictPolicy !== undefined && { conflict_policy: input.conflictPolicy }),
+  }
+}
+
+/** Games without their own length last the league's gameMinutes: when that changes, their ends move. */
+async function keepGameEnds(trx: Transaction<Db>, before: LeagueRow | undefined, after: LeagueRow) {
+  if (before && before.id === after.id && before.game_minutes !== after.game_minutes)
+    await games.rewriteDefaultEnds(trx, after.id, after.game_minutes)
 }

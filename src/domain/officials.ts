@@ -63,8 +63,10 @@ export async function upsertOfficial(
       status: input.status === 'pending' ? ('pending' as const) : ('approved' as const),
       created_at: at,
       updated_at: at,
+      level: input.level ?? null,
     }
-    const membership = await memberships.upsertMembership(trx, row)
+    // A re-post without `level` keeps the stored one, as the other upserts keep what they omit.
+    const membership = await memberships.upsertMembership(trx, row, input.level !== undefined)
     const official = officialView(membership, user)
     const event = membership.id === row.id ? 'official.joined' : 'official.approved'
     await recordEvents(trx, [domainEvent(event, league.id, { official })], at)

@@ -17,6 +17,8 @@ export function sampleEventData(event: EventName, source: string, now: number): 
     leagueId,
     sport: 'soccer',
     startsAt,
+    durationMinutes: 90,
+    endsAt: iso(Date.parse(startsAt) + 90 * 60_000),
     location: 'Field 1',
     status: 'claimed' as const,
     latitude: 40.7128,
@@ -24,7 +26,7 @@ export function sampleEventData(event: EventName, source: string, now: number): 
     source,
     externalId: 'sample-game-1',
   }
-  const position = { id: positionId, label: 'Referee', payCents: 4500, payDollars: 45 }
+  const position = { id: positionId, label: 'Referee', payCents: 4500, payDollars: 45, minLevel: null }
   const claimOfficial = {
     id: userId,
     name: 'Sam Whistle',
@@ -40,6 +42,7 @@ export function sampleEventData(event: EventName, source: string, now: number): 
     externalId: 'sample-ref-7',
     source,
     createdAt: iso(now - 240 * HOUR),
+    level: null,
   }
   const payment = {
     id: newId(),

@@ -17,6 +17,7 @@ export interface HeldGame {
   readonly gameId: string
   readonly gameStatus: GameStatus
   readonly startsAt: string
+  readonly endsAt: string
   readonly sport: string
   readonly location: string
   readonly leagueId: string
@@ -44,6 +45,7 @@ export function toHeldGame(row: HeldPositionRow, at: string): HeldGame {
     gameId: row.game_id,
     gameStatus: row.game_status,
     startsAt: row.starts_at,
+    endsAt: row.ends_at,
     sport: row.sport,
     location: row.location,
     leagueId: row.league_id,

@@ -16,6 +16,7 @@ import {
   type PositionDetailRow,
 } from '../store/positions.js'
 import type { Db, GameRow, LeagueRow, PaymentRow, PositionRow } from '../store/tables.js'
+import { minutesBetween } from './game-times.js'
 
 export function toLeague(row: LeagueRow): League {
   return {
@@ -26,6 +27,11 @@ export function toLeague(row: LeagueRow): League {
     source: row.source,
     externalId: row.external_id,
     createdAt: row.created_at,
+    timeZone: row.time_zone,
+    gameMinutes: row.game_minutes,
+    travelBufferMinutes: row.travel_buffer_minutes,
+    maxGamesPerDay: row.max_games_per_day,
+    conflictPolicy: row.conflict_policy,
   }
 }
 
@@ -35,6 +41,8 @@ export function toGameSummary(row: Omit<GameRow, 'seq'>): GameSummary {
     leagueId: row.league_id,
     sport: row.sport,
     startsAt: row.starts_at,
+    durationMinutes: minutesBetween(row.starts_at, row.ends_at),
+    endsAt: row.ends_at,
     location: row.location,
     status: row.status,
     latitude: row.latitude,
@@ -51,6 +59,7 @@ export function toPosition(row: Omit<PositionRow, 'seq'>): Position {
     payCents: row.pay_cents,
     payDollars: dollars(row.pay_cents),
     status: row.status,
+    minLevel: row.min_level,
   }
 }
 
@@ -85,6 +94,7 @@ export function toOfficial(row: OfficialRow): Official {
     externalId: row.external_id,
     source: row.source,
     createdAt: row.created_at,
+    level: row.level,
   }
 }
 

@@ -17,6 +17,7 @@ import { checkSource, type PartnerCaller } from './caller.js'
 import { newId, nowIso } from '../clock.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
+import type { ReplayGuard } from './idempotency.js'
 
 export const newSecret = (): string => `sec_${randomBytes(24).toString('hex')}`
 
@@ -77,6 +78,29 @@ export async function createWebhook(
     })
   })
   return { ...toEndpoint(row), secret }
+}
+
+/** A registration's answer as `JSON.stringify` wrote it, with its secret set to `secret`. */
+function withSecret(body: string, secret: string | null): string {
+  const answer = JSON.parse(body) as { data: { secret: string | null } }
+  // Set in place, so the key keeps its position and the text comes out byte for byte.
+  answer.data.secret = secret
+  return JSON.stringify(answer)
+}
+
+/**
+ * Idempotency-Key replays of a registration: the kept answer stores no secret (null in its place); a
+ * replay takes it from the endpoint, which must still exist and be the source's, else
+ * endpoint_not_found (a deleted endpoint's secret is never shown again).
+ */
+export const registrationReplay: ReplayGuard = {
+  seal: (answer) => (answer.status === 201 ? { ...answer, body: withSecret(answer.body, null) } : answer),
+  async replay(trx, caller, kept) {
+    if (kept.status !== 201) return kept
+    const { id } = (JSON.parse(kept.body) as { data: { id: string } }).data
+    const endpoint = (await endpoints.findEndpoint(trx, caller.source, id)) ?? fail('endpoint_not_found')
+    return { ...kept, body: withSecret(kept.body, endpoint.secret) }
+  },
 }
 
 export async function listWebhooks(deps: Deps, caller: PartnerCaller): Promise<WebhookEndpoint[]> {

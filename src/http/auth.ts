@@ -9,6 +9,11 @@ import type { RateLimiter } from './rate-limit.js'
 declare module 'fastify' {
   interface FastifyRequest {
     caller: PartnerCaller
+    /**
+     * Takes `count` more tokens of the caller's key, for a request that carries more than one call (an MCP
+     * batch: one token per message): throws 429 rate_limited with Retry-After when the key is over its rate.
+     */
+    takeTokens(reply: FastifyReply, count: number): void
   }
   interface FastifyContextConfig {
     public?: boolean
@@ -19,16 +24,22 @@ declare module 'fastify' {
 
 /** Checks the key, then takes one of its tokens: a key over its rate gets 429 with Retry-After. */
 export function installAuth(app: FastifyInstance, deps: Deps, limiter?: RateLimiter): void {
-  app.decorateRequest('caller', null as unknown as PartnerCaller)
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.config.public) return
-    const caller = await authenticate(deps, request.headers.authorization)
-    if (!caller) throw new ApiError('unauthorized')
-    const retryAfter = limiter?.take(caller.keyId)
+  const take = (reply: FastifyReply, keyId: string, count: number) => {
+    const retryAfter = limiter?.take(keyId, count)
     if (retryAfter !== undefined) {
       reply.header('retry-after', String(retryAfter))
       throw new ApiError('rate_limited')
     }
+  }
+  app.decorateRequest('caller', null as unknown as PartnerCaller)
+  app.decorateRequest('takeTokens', function (this: FastifyRequest, reply: FastifyReply, count: number) {
+    if (count > 0) take(reply, this.caller.keyId, count)
+  })
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.routeOptions.config.public) return
+    const caller = await authenticate(deps, request.headers.authorization)
+    if (!caller) throw new ApiError('unauthorized')
+    take(reply, caller.keyId, 1)
     request.caller = caller
   })
 }

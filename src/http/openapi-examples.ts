@@ -28,13 +28,27 @@ const league = {
   source: 'acme',
   externalId: 'league-1',
   createdAt,
+  timeZone: 'America/New_York',
+  gameMinutes: 90,
+  travelBufferMinutes: 30,
+  maxGamesPerDay: null,
+  conflictPolicy: 'allow',
 }
-const position = { id: ids.positionId, label: 'Referee', payCents: 4500, payDollars: 45, status: 'claimed' }
+const position = {
+  id: ids.positionId,
+  label: 'Referee',
+  payCents: 4500,
+  payDollars: 45,
+  status: 'claimed',
+  minLevel: 2,
+}
 const gameSummary = {
   id: ids.gameId,
   leagueId: ids.leagueId,
   sport: 'soccer',
   startsAt: '2026-05-02T15:00:00.000Z',
+  durationMinutes: 90,
+  endsAt: '2026-05-02T16:30:00.000Z',
   location: 'Field 1',
   status: 'claimed',
   latitude: 40.7128,
@@ -57,6 +71,7 @@ const official = {
   externalId: 'ref-7',
   source: 'acme',
   createdAt,
+  level: 3,
 }
 const payment = {
   id: ids.paymentId,

@@ -3,8 +3,11 @@
 // the map is bounded by the keys the operator issued, never by what a stranger sends.
 
 export interface RateLimiter {
-  /** Takes one token for the key: undefined when granted, else the seconds until one is due (>= 1). */
-  take(key: string): number | undefined
+  /**
+   * Takes `count` tokens (default one) for the key, all or none: undefined when granted, else the seconds
+   * until that many are due (>= 1).
+   */
+  take(key: string, count?: number): number | undefined
 }
 
 interface Bucket {
@@ -18,16 +21,16 @@ export function tokenBuckets(
 ): RateLimiter {
   const buckets = new Map<string, Bucket>()
   return {
-    take(key) {
+    take(key, count = 1) {
       const at = now()
       const bucket = buckets.get(key)
       const tokens = bucket ? Math.min(burst, bucket.tokens + ((at - bucket.at) / 1000) * perSecond) : burst
-      if (tokens >= 1) {
-        buckets.set(key, { tokens: tokens - 1, at })
+      if (tokens >= count) {
+        buckets.set(key, { tokens: tokens - count, at })
         return undefined
       }
       buckets.set(key, { tokens, at })
-      return Math.max(1, Math.ceil((1 - tokens) / perSecond))
+      return Math.max(1, Math.ceil((count - tokens) / perSecond))
     },
   }
 }

@@ -8,6 +8,7 @@ import { ApiError, type ErrorCode } from '../domain/errors.js'
 import { runOnce, type KeptAnswer } from '../domain/idempotency.js'
 import { envelopeOf, splitResult, type Operation, type ParsedInput } from '../operations/operation.js'
 import { errorResponses } from './openapi.js'
+import { slicedJson } from './sliced-json.js'
 import { checkingBodyWith } from './validation.js'
 
 const IDEMPOTENCY_KEY_LENGTH = 255
@@ -40,7 +41,7 @@ export function registerOperations(app: FastifyInstance, deps: Deps, operations:
       ...operation.errors,
       // An id that cannot be decoded matches no route at all.
       ...(operation.params ? (['not_found'] as const) : []),
-      ...(operation.idempotencyKey ? IDEMPOTENCY_ERRORS : []),
+      ...(operation.idempotencyKey ? [...IDEMPOTENCY_ERRORS, ...(operation.replayErrors ?? [])] : []),
     ]
     app.route({
       method: operation.method,
@@ -64,15 +65,24 @@ export function registerOperations(app: FastifyInstance, deps: Deps, operations:
           query: request.query,
           body: request.body,
         } as ParsedInput
-        const key = operation.idempotencyKey ? request.headers['idempotency-key'] : undefined
-        if (typeof key !== 'string') {
+        const guardOf = operation.idempotencyKey
+        const key = guardOf ? request.headers['idempotency-key'] : undefined
+        if (typeof key !== 'string' || !guardOf) {
           const { body, next } = splitResult(operation, await operation.handle(deps, input))
           if (next !== null) reply.header('link', nextLink(request.url, next))
-          return reply.code(status).send(body)
+          if (!operation.unbounded) return reply.code(status).send(body)
+          // The very text the serializer would write, in slices (see sliced-json.ts).
+          const text = await slicedJson(envelopeOf(operation), body)
+          return reply.code(status).type('application/json; charset=utf-8').send(text)
         }
         const { params, query, body } = input
-        const answer = await runOnce(deps, request.caller, key, { operationId, params, query, body }, () =>
-          answerOf(operation, deps, input),
+        const answer = await runOnce(
+          deps,
+          request.caller,
+          key,
+          { operationId, params, query, body },
+          guardOf(input),
+          () => answerOf(operation, deps, input),
         )
         if (answer.replayed) reply.header('idempotent-replayed', 'true')
         // Already JSON: sent as is, so a replay is byte for byte the first answer.

@@ -34,6 +34,8 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   position_not_open: 'the position is cancelled or completed',
   position_taken: 'already claimed, possibly by a concurrent call: see refdesk_get_game',
   position_not_claimed: 'nobody holds that position',
+  level_too_low:
+    'the official’s level in this league is below the position’s minLevel: raise it with refdesk_upsert_official (level) or pick another official',
   external_id_conflict: 'that externalId belongs to a game of another league: use another externalId',
   invalid_from: 'an ISO 8601 date-time',
   invalid_to: 'an ISO 8601 date-time after from, at most 31 days after it',

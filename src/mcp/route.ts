@@ -85,6 +85,8 @@ export const mcpRoutes =
           request.log.info({ messages: request.body.length, version }, 'mcp batch refused')
           return reply.code(400).send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: refusal } })
         }
+        // Each message is a call the key pays for, as if sent alone: the request's own token paid for one.
+        request.takeTokens(reply, request.body.length - 1)
       }
       const forward = inProcessForward(options.deps, request.caller, request.log)
       // A protocol version the SDK does not support is its to refuse.

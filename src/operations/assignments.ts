@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { assignPosition, listAssignments, unassignPosition } from '../domain/assignments.js'
+import { requireGame } from '../domain/access.js'
 import { fail } from '../domain/errors.js'
+import { recheck } from '../domain/idempotency.js'
 import { AssignBody, Assignment, GameDetail, GameParams, UnassignQuery } from '../schemas/games.js'
 import { LeagueParams } from '../schemas/leagues.js'
 import { defineOperation } from './operation.js'
@@ -11,6 +13,7 @@ export const listAssignmentsOperation = defineOperation({
   method: 'GET',
   path: '/leagues/{leagueId}/assignments',
   operationId: 'listAssignments',
+  unbounded: true,
   tags,
   summary: 'List every position holding a claim, with its game, official and payment, by game start',
   description:
@@ -31,7 +34,7 @@ export const assignPositionOperation = defineOperation({
   description:
     'Names the official by `userId`, or by `externalId` (and `source`). Race-safe: losing a concurrent claim answers 409 position_taken, and another position is a safe follow-up. Send an `Idempotency-Key` to retry safely after an ambiguous failure. Emits position.claimed.',
   responseDescription: 'The game after the claim, with each position’s official and payment (200, not 201).',
-  idempotencyKey: true,
+  idempotencyKey: ({ params }) => recheck((trx, caller) => requireGame(trx, caller, params.gameId)),
   params: GameParams,
   body: AssignBody,
   requestExample: { userId: 'uee7uqzs81u7sq4e4az49b4c' },
@@ -52,6 +55,7 @@ export const assignPositionOperation = defineOperation({
     'position_taken',
     'position_not_open',
     'no_open_position',
+    'level_too_low',
   ],
   handle: (deps, { caller, params, body }) => assignPosition(deps, caller, params.gameId, body),
 })

@@ -1,5 +1,7 @@
 import { z } from 'zod'
+import { requireLeague } from '../domain/access.js'
 import { cancelGame, getGame, listGames, updateGame, upsertGames } from '../domain/games.js'
+import { recheck } from '../domain/idempotency.js'
 import {
   Game,
   GameDetail,
@@ -17,6 +19,7 @@ export const listGamesOperation = defineOperation({
   method: 'GET',
   path: '/leagues/{leagueId}/games',
   operationId: 'listGames',
+  unbounded: true,
   tags,
   summary: 'Games of a league by startsAt ascending, with their positions',
   description: 'Every game of the league, positions included (without officials or payments). Not paginated.',
@@ -34,10 +37,10 @@ export const upsertGamesOperation = defineOperation({
   tags,
   summary: 'Batch-create games (1 to 500), upserting those with an externalId',
   description:
-    'Games are processed in order. The first failing game is the answer, and the games before it stay persisted with their game.created events; re-posting the corrected batch is safe when every game has an externalId. A new game gets one open position. An upsert-update rewrites only the sport, startsAt, location, latitude and longitude the item carries. With an `Idempotency-Key` a retry replays the first answer instead of running the batch again.',
+    'Games are processed in order. The first failing game is the answer, and the games before it stay persisted with their game.created events; re-posting the corrected batch is safe when every game has an externalId. A new game gets one open position. An upsert-update rewrites only the sport, startsAt, location, latitude, longitude and durationMinutes the item carries. With an `Idempotency-Key` a retry replays the first answer instead of running the batch again.',
   responseDescription:
     'Every game of the batch as it stood after its item, in the order sent (an upsert-update included).',
-  idempotencyKey: true,
+  idempotencyKey: ({ params }) => recheck((trx, caller) => requireLeague(trx, caller, params.leagueId)),
   params: LeagueParams,
   body: UpsertGamesBody,
   requestExample: {
@@ -81,6 +84,7 @@ export const upsertGamesOperation = defineOperation({
     'invalid_latitude',
     'invalid_longitude',
     'invalid_externalId',
+    'invalid_durationMinutes',
     'league_not_found',
     'external_id_conflict',
   ],
@@ -122,6 +126,7 @@ export const updateGameOperation = defineOperation({
     'invalid_sport',
     'invalid_startsAt',
     'invalid_location',
+    'invalid_durationMinutes',
     'invalid_source',
     'source_reserved',
     'source_mismatch',

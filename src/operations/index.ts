@@ -1,6 +1,7 @@
 // Every REST operation but the index, in the order the index and the OpenAPI document list them: the
 // spec's (one MCP tool each), then RefDesk's extensions (REST only, but for the assignor's three tools).
 import { assignmentOperations } from './assignments.js'
+import { crewOperations } from './crews.js'
 import { gameOperations } from './games.js'
 import { leagueOperations } from './leagues.js'
 import { officialOperations } from './officials.js'
@@ -19,6 +20,10 @@ export const OPERATIONS: readonly Operation[] = [
 ]
 
 /** Additive operations beyond the spec, each marked `extension`: REST and the document (MCP: the assignor's only). */
-export const EXTENSION_OPERATIONS: readonly Operation[] = [...webhookExtensionOperations, ...planOperations]
+export const EXTENSION_OPERATIONS: readonly Operation[] = [
+  ...crewOperations,
+  ...webhookExtensionOperations,
+  ...planOperations,
+]
 
 export const REST_OPERATIONS: readonly Operation[] = [...OPERATIONS, ...EXTENSION_OPERATIONS]

@@ -16,6 +16,7 @@ export const listLeaguesOperation = defineOperation({
   method: 'GET',
   path: '/leagues',
   operationId: 'listLeagues',
+  unbounded: true,
   tags,
   summary: 'List leagues in scope, newest first, with game and member counts',
   description:
@@ -33,7 +34,7 @@ export const upsertLeagueOperation = defineOperation({
   tags,
   summary: 'Create a league, or upsert it on (source, externalId)',
   description:
-    'With an `externalId` the call is an upsert on (source, externalId), safe to repeat: an existing league gets the new name and the paymentMode and currency you send (those you leave out keep their stored values). Without one it always creates. Answers 201 either way. Emits no webhook.',
+    'With an `externalId` the call is an upsert on (source, externalId), safe to repeat: an existing league gets the new name and the paymentMode, currency and settings you send (those you leave out keep their stored values). Without one it always creates. Answers 201 either way. Emits no webhook.',
   responseDescription: 'The league as stored.',
   body: UpsertLeagueBody,
   requestExample: {
@@ -53,6 +54,11 @@ export const upsertLeagueOperation = defineOperation({
     'invalid_currency',
     'invalid_source',
     'invalid_externalId',
+    'invalid_timeZone',
+    'invalid_gameMinutes',
+    'invalid_travelBufferMinutes',
+    'invalid_maxGamesPerDay',
+    'invalid_conflictPolicy',
   ],
   handle: (deps, { caller, body }) => upsertLeague(deps, caller, body),
 })
@@ -61,6 +67,7 @@ export const getLeagueOperation = defineOperation({
   method: 'GET',
   path: '/leagues/{leagueId}',
   operationId: 'getLeague',
+  unbounded: true,
   tags,
   summary: 'A league with its games (by startsAt) and officials',
   description:
@@ -77,7 +84,7 @@ export const updateLeagueOperation = defineOperation({
   path: '/leagues/{leagueId}',
   operationId: 'updateLeague',
   tags,
-  summary: 'Update name, paymentMode or currency; only provided keys apply',
+  summary: 'Update name, paymentMode, currency or settings; only provided keys apply',
   description:
     'Keys you leave out keep their value; `paymentMode` is normalized as on create (anything but platform is offline). `source` may be omitted or echo your key’s own (else 400 source_mismatch). Emits no webhook.',
   responseDescription: 'The league after the update.',
@@ -91,6 +98,11 @@ export const updateLeagueOperation = defineOperation({
     'invalid_name',
     'invalid_currency',
     'invalid_source',
+    'invalid_timeZone',
+    'invalid_gameMinutes',
+    'invalid_travelBufferMinutes',
+    'invalid_maxGamesPerDay',
+    'invalid_conflictPolicy',
     'source_reserved',
     'source_mismatch',
     'league_not_found',

@@ -6,6 +6,7 @@ import type { z, ZodObject, ZodType } from 'zod'
 import type { PartnerCaller } from '../domain/caller.js'
 import type { Deps } from '../domain/deps.js'
 import type { ErrorCode } from '../domain/errors.js'
+import type { ReplayGuard } from '../domain/idempotency.js'
 import { DataEnvelope } from '../schemas/common.js'
 import { answerError, type Answer, type FaultLog } from './answer.js'
 import { validate } from './validation.js'
@@ -72,8 +73,17 @@ export interface Operation<
   /**
    * The route honours an `Idempotency-Key` header (a retry with the same key and body replays the first
    * answer). The spec calls these operations non-idempotent; the header is how a partner retries them safely.
+   * The value is the request's replay guard: what a replay re-checks first (access to what the request
+   * addressed) and which secrets the kept answer must not store.
    */
-  idempotencyKey?: true
+  idempotencyKey?: (input: OperationInput<P, Q, B>) => ReplayGuard
+  /** Codes only a replay answers (its guard's), for the document; the MCP tools take no key. */
+  replayErrors?: readonly ErrorCode[]
+  /**
+   * The answer is one of the spec's unpaged lists, megabytes for a big league: the HTTP adapter checks and
+   * writes it in slices that let other requests run between them (http/sliced-json.ts).
+   */
+  unbounded?: true
   /** Error codes besides 401 `unauthorized`, for the document and the MCP tool's description. */
   errors: readonly ErrorCode[]
   handle(deps: Deps, input: OperationInput<P, Q, B>): Promise<Result<D, G>>

@@ -8,6 +8,7 @@ export const listPaymentsOperation = defineOperation({
   method: 'GET',
   path: '/leagues/{leagueId}/payments',
   operationId: 'listPayments',
+  unbounded: true,
   tags: ['payments'],
   summary: 'The league’s payout ledger, newest first (read-only)',
   description:

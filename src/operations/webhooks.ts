@@ -4,6 +4,7 @@ import {
   deleteWebhook,
   listWebhookDeliveries,
   listWebhooks,
+  registrationReplay,
 } from '../domain/webhook-endpoints.js'
 import { enableWebhook, recoverDeliveries, retryDelivery, sendTestEvent } from '../domain/webhook-toolkit.js'
 import {
@@ -46,7 +47,9 @@ export const createWebhookOperation = defineOperation({
   description:
     'The endpoint receives the chosen events (all when `events` is empty or omitted, names added later included) for leagues of your source and leagues granted to this key. Registering the same URL twice creates two endpoints; send an `Idempotency-Key` to retry a registration safely. A source has at most 16 endpoints by default (the operator’s REFDESK_WEBHOOK_MAX_ENDPOINTS); past that the answer is 409 endpoint_limit_reached.',
   responseDescription: 'The endpoint and its signing `secret`, shown in this response only.',
-  idempotencyKey: true,
+  idempotencyKey: () => registrationReplay,
+  // A replay of a registration whose endpoint was deleted since.
+  replayErrors: ['endpoint_not_found'],
   body: CreateWebhookBody,
   requestExample: {
     url: 'https://hooks.acme.example/refdesk',

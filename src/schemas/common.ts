@@ -8,8 +8,9 @@ export const MAX_PAY_DOLLARS = 1_000_000
 export const MAX_KEY_LENGTH = 255
 
 /**
- * The longest value each string input takes, in UTF-16 code units (JavaScript's `length`): generous for
- * any real league, game or address, and small enough that no one partner can make a list answer megabytes.
+ * The longest value each string input takes, in code points (as zod's `max` and JSON Schema's `maxLength`
+ * count; an emoji is one, not JavaScript's two `length` units): generous for any real league, game or
+ * address, and small enough that no one partner can make a list answer megabytes.
  */
 export const MAX_LENGTH = {
   name: 200,

@@ -12,6 +12,7 @@ import {
   text,
 } from './common.js'
 import { ClaimOfficial } from './officials.js'
+import { DurationMinutesInput, isImpossibleDate, Level, MinLevelInput } from './schedule.js'
 import { Payment } from './payments.js'
 
 export const MAX_GAMES_PER_BATCH = 500
@@ -31,13 +32,15 @@ function echo(value: unknown): string {
  * Lenient ISO 8601 parsing; the stored form is always `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0000–9999). No
  * date needs more than MAX_LENGTH.startsAt characters, so a longer string is not parsed at all, nor is one
  * that is not storable text: V8's parser skips what it does not understand, a lone surrogate included.
+ * A day its month does not have is refused rather than rolled over (`2027-02-30` is not March 2nd).
  */
 export function parseStartsAt(value: unknown): string | undefined {
   if (
     typeof value !== 'string' ||
     value.trim() === '' ||
     value.length > MAX_LENGTH.startsAt ||
-    !isStorableText(value)
+    !isStorableText(value) ||
+    isImpossibleDate(value)
   )
     return undefined
   const date = new Date(value)
@@ -76,6 +79,7 @@ export const Position = z
     payCents: z.number().int(),
     payDollars: z.number(),
     status: Status,
+    minLevel: Level.meta({ description: 'The least level that may take it; null: anyone (extension).' }),
   })
   .meta({ id: 'Position' })
 
@@ -89,6 +93,11 @@ const gameFields = {
   leagueId: Id,
   sport: z.string(),
   startsAt: DateTime,
+  durationMinutes: z
+    .number()
+    .int()
+    .meta({ description: "The game's own length, else its league's gameMinutes (extension)." }),
+  endsAt: DateTime.meta({ description: 'startsAt + durationMinutes (extension).' }),
   location: z.string(),
   status: Status,
   latitude: z.number().nullable(),
@@ -103,6 +112,15 @@ export const GameDetail = z
   .object({ ...gameFields, positions: z.array(PositionDetail) })
   .meta({ id: 'GameDetail' })
 
+export const MAX_POSITIONS_PER_GAME = 10
+
+/** One position of a crew: on an imported game's `positions`, or added to a game later. */
+export const PositionInput = z.object({
+  label: text('label', MAX_LENGTH.label).default('Official'),
+  payDollars: PayDollarsInput.default(0),
+  minLevel: MinLevelInput.optional(),
+})
+
 export const GameItemInput = z.object({
   startsAt: StartsAtInput,
   sport: text('sport', MAX_LENGTH.sport).default(''),
@@ -112,6 +130,15 @@ export const GameItemInput = z.object({
   latitude: Coordinate('latitude', 90).optional(),
   longitude: Coordinate('longitude', 180).optional(),
   externalId: ExternalIdInput.optional(),
+  durationMinutes: DurationMinutesInput.optional(),
+  positions: z
+    .array(PositionInput, { error: 'invalid_positions' })
+    .min(1, { error: 'invalid_positions' })
+    .max(MAX_POSITIONS_PER_GAME, { error: 'invalid_positions' })
+    .optional()
+    .meta({
+      description: `The game's crew, 1–${MAX_POSITIONS_PER_GAME} positions (extension). Only on create: an upsert-update leaves positions alone. Not together with the item's own \`label\` or \`payDollars\` (invalid_positions). Without it a new game gets exactly one position.`,
+    }),
 })
 
 export const UpsertGamesBody = z.object({
@@ -142,10 +169,16 @@ export const UpdateGameBody = z.object({
   sport: text('sport', MAX_LENGTH.sport).optional(),
   startsAt: StartsAtInput.optional(),
   location: text('location', MAX_LENGTH.location).optional(),
+  durationMinutes: DurationMinutesInput.optional(),
   source: SourceInput.optional(),
 })
 
 export const GameParams = z.object({ gameId: PathId('game_not_found') })
+
+export const GamePositionParams = z.object({
+  gameId: PathId('game_not_found'),
+  positionId: PathId('position_not_found'),
+})
 
 export const AssignBody = z.object({
   userId: text('userId', MAX_LENGTH.id).optional().meta({ description: 'Takes precedence over externalId.' }),
@@ -186,6 +219,7 @@ export type GameSummary = z.infer<typeof GameSummary>
 export type Game = z.infer<typeof Game>
 export type GameDetail = z.infer<typeof GameDetail>
 export type GameItem = z.output<typeof GameItemInput>
+export type PositionInput = z.output<typeof PositionInput>
 export type UpdateGameInput = z.output<typeof UpdateGameBody>
 export type AssignInput = z.output<typeof AssignBody>
 export type Assignment = z.infer<typeof Assignment>

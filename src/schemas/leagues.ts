@@ -13,6 +13,14 @@ import {
 } from './common.js'
 import { Game } from './games.js'
 import { Official } from './officials.js'
+import {
+  CONFLICT_POLICIES,
+  GAME_MINUTES,
+  integerIn,
+  MAX_GAMES_PER_DAY,
+  TimeZoneInput,
+  TRAVEL_BUFFER_MINUTES,
+} from './schedule.js'
 
 export const LeagueName = z
   .string({ error: (issue) => (issue.input === undefined ? 'name_required' : 'invalid_name') })
@@ -30,6 +38,20 @@ export const League = z
     source: z.string(),
     externalId: z.string().nullable(),
     createdAt: DateTime,
+    timeZone: z.string().meta({ description: 'IANA name; the league’s local time (extension).' }),
+    gameMinutes: z.number().int().meta({ description: 'Length of a game without its own (extension).' }),
+    travelBufferMinutes: z
+      .number()
+      .int()
+      .meta({ description: 'Least gap between an official’s games (extension).' }),
+    maxGamesPerDay: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Per official and local day; null: no limit (extension).' }),
+    conflictPolicy: z
+      .enum(CONFLICT_POLICIES)
+      .meta({ description: 'Whether a partner’s assign refuses conflicts (extension).' }),
   })
   .meta({ id: 'League' })
 
@@ -43,12 +65,37 @@ export const LeagueDetail = League.extend({
   officials: z.array(Official),
 }).meta({ id: 'LeagueDetail' })
 
+/** The assigning settings, each optional on create, upsert and PATCH; an upsert keeps those it omits. */
+const leagueSettings = {
+  timeZone: TimeZoneInput.optional(),
+  gameMinutes: integerIn('gameMinutes', GAME_MINUTES.min, GAME_MINUTES.max)
+    .optional()
+    .meta({
+      description: `Minutes, ${GAME_MINUTES.min}–${GAME_MINUTES.max}; default ${GAME_MINUTES.default}.`,
+    }),
+  travelBufferMinutes: integerIn('travelBufferMinutes', TRAVEL_BUFFER_MINUTES.min, TRAVEL_BUFFER_MINUTES.max)
+    .optional()
+    .meta({
+      description: `Minutes, ${TRAVEL_BUFFER_MINUTES.min}–${TRAVEL_BUFFER_MINUTES.max}; default ${TRAVEL_BUFFER_MINUTES.default}.`,
+    }),
+  maxGamesPerDay: integerIn('maxGamesPerDay', MAX_GAMES_PER_DAY.min, MAX_GAMES_PER_DAY.max)
+    .nullable()
+    .optional()
+    .meta({
+      description: `${MAX_GAMES_PER_DAY.min}–${MAX_GAMES_PER_DAY.max}, or null (no limit, the default).`,
+    }),
+  conflictPolicy: z.enum(CONFLICT_POLICIES, { error: 'invalid_conflictPolicy' }).optional().meta({
+    description: '`allow` (default): a partner’s assign ignores conflicts; `refuse`: 409 with the rule.',
+  }),
+}
+
 export const UpsertLeagueBody = z.object({
   name: LeagueName,
   paymentMode: PaymentModeInput.optional(),
   currency: Currency.optional(),
   source: SourceInput.optional(),
   externalId: ExternalIdInput.nullable().optional(),
+  ...leagueSettings,
 })
 
 export const UpdateLeagueBody = z.object({
@@ -56,6 +103,7 @@ export const UpdateLeagueBody = z.object({
   paymentMode: PaymentModeInput.optional(),
   currency: Currency.optional(),
   source: SourceInput.optional(),
+  ...leagueSettings,
 })
 
 export const LeagueParams = z.object({ leagueId: PathId('league_not_found') })

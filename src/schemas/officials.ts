@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { DateTime, Id, isStorableText, MAX_LENGTH, PathId, SourceInput, text } from './common.js'
+import { Level, LevelInput } from './schedule.js'
 
 export const MembershipStatus = z.enum(['pending', 'approved', 'denied'])
 
@@ -13,6 +14,7 @@ export const Official = z
     externalId: z.string().nullable(),
     source: z.string(),
     createdAt: DateTime,
+    level: Level.meta({ description: 'The official’s level in this league; null: none (extension).' }),
   })
   .meta({ id: 'Official' })
 
@@ -54,6 +56,7 @@ export const UpsertOfficialBody = z.object({
       enum: ['approved', 'pending'],
       description: 'Only `pending` is honored; anything else → approved.',
     }),
+  level: LevelInput.optional(),
 })
 
 export const OfficialParams = z.object({

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import { prepared } from './prepared.js'
@@ -19,6 +19,8 @@ const gameColumns = [
   'games.status',
   'games.created_at',
   'games.updated_at',
+  'games.duration_minutes',
+  'games.ends_at',
 ] as const
 
 const gameInScope = prepared((db, p: ScopeParams & { id: string }) =>
@@ -112,6 +114,8 @@ const GAME_COLUMNS = [
   'status',
   'created_at',
   'updated_at',
+  'duration_minutes',
+  'ends_at',
 ] as const
 
 /**
@@ -141,6 +145,8 @@ export async function rewriteGames(trx: Transaction<Db>, rows: readonly NewGame[
           location: eb.ref('excluded.location'),
           latitude: eb.ref('excluded.latitude'),
           longitude: eb.ref('excluded.longitude'),
+          duration_minutes: eb.ref('excluded.duration_minutes'),
+          ends_at: eb.ref('excluded.ends_at'),
           updated_at: eb.ref('excluded.updated_at'),
         }))
         .where((eb) => eb('games.league_id', '=', eb.ref('excluded.league_id'))),
@@ -148,10 +154,29 @@ export async function rewriteGames(trx: Transaction<Db>, rows: readonly NewGame[
     .execute()
 }
 
+/**
+ * Every game of the league without its own length ends `minutes` after it starts: the league's
+ * gameMinutes changed. One statement; the arithmetic is each database's, written in the stored format.
+ */
+export async function rewriteDefaultEnds(db: Kysely<Db>, leagueId: string, minutes: number): Promise<void> {
+  const span = `+${Math.trunc(minutes)} minutes`
+  const end = isPostgres(db)
+    ? sql<string>`to_char((starts_at::timestamptz + ${span}::interval) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+    : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', starts_at, ${span})`
+  await db
+    .updateTable('games')
+    .set({ ends_at: end })
+    .where('league_id', '=', leagueId)
+    .where('duration_minutes', 'is', null)
+    .execute()
+}
+
 export function updateGame(
   db: Kysely<Db>,
   id: string,
-  changes: Pick<GameUpdate, 'sport' | 'starts_at' | 'location'> & { updated_at: string },
+  changes: Pick<GameUpdate, 'sport' | 'starts_at' | 'location' | 'duration_minutes' | 'ends_at'> & {
+    updated_at: string
+  },
 ): Promise<GameRow> {
   return db.updateTable('games').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
 }

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, Transaction } from 'kysely'
+import { isPostgres } from './dialect.js'
 import { prepared } from './prepared.js'
 import { leagueInScope, scopeParams, type Scope, type ScopeParams } from './scope.js'
 import type { Db, LeagueRow, NewLeague } from './tables.js'
@@ -51,11 +52,7 @@ export function insertLeague(db: Kysely<Db>, row: NewLeague): Promise<LeagueRow>
  * Insert, or rewrite `changes` (the name and whichever of paymentMode and currency the caller gave) on the
  * league with the same (source, externalId).
  */
-export function upsertLeague(
-  db: Kysely<Db>,
-  row: NewLeague,
-  changes: Pick<LeagueRow, 'name' | 'updated_at'> & Partial<Pick<LeagueRow, 'payment_mode' | 'currency'>>,
-): Promise<LeagueRow> {
+export function upsertLeague(db: Kysely<Db>, row: NewLeague, changes: LeagueChanges): Promise<LeagueRow> {
   return db
     .insertInto('leagues')
     .values(row)
@@ -64,12 +61,38 @@ export function upsertLeague(
     .executeTakeFirstOrThrow()
 }
 
-export function updateLeague(
-  db: Kysely<Db>,
-  id: string,
-  changes: Partial<Pick<LeagueRow, 'name' | 'payment_mode' | 'currency' | 'updated_at'>>,
-): Promise<LeagueRow> {
+/** What a partner may change of a league: its name, paymentMode, currency and assigning settings. */
+type LeagueChanges = Partial<
+  Pick<
+    LeagueRow,
+    | 'name'
+    | 'payment_mode'
+    | 'currency'
+    | 'updated_at'
+    | 'time_zone'
+    | 'game_minutes'
+    | 'travel_buffer_minutes'
+    | 'max_games_per_day'
+    | 'conflict_policy'
+  >
+>
+
+export function updateLeague(db: Kysely<Db>, id: string, changes: LeagueChanges): Promise<LeagueRow> {
   return db.updateTable('leagues').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
+}
+
+/** The league with this (source, externalId), locked until the transaction ends (on PostgreSQL). */
+export function findLeagueByExternalId(
+  trx: Transaction<Db>,
+  source: string,
+  externalId: string,
+): Promise<LeagueRow | undefined> {
+  const query = trx
+    .selectFrom('leagues')
+    .selectAll()
+    .where('source', '=', source)
+    .where('external_id', '=', externalId)
+  return (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst()
 }
 
 export function findLeague(db: Kysely<Db>, id: string): Promise<LeagueRow | undefined> {

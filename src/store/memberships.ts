@@ -14,6 +14,7 @@ const officialColumns = [
   'memberships.status',
   'memberships.created_at',
   'memberships.updated_at',
+  'memberships.level',
   'users.name',
   'users.email',
   'users.external_id',
@@ -118,12 +119,20 @@ export function lockMembership(
  * Insert, or set the status of the existing (league, user) membership. Race-safe: the loser of two
  * concurrent first inserts updates the winner's row. The row was inserted iff its id is `row.id`.
  */
-export function upsertMembership(db: Kysely<Db>, row: Omit<MembershipRow, 'seq'>): Promise<MembershipRow> {
+export function upsertMembership(
+  db: Kysely<Db>,
+  row: Omit<MembershipRow, 'seq'>,
+  setLevel: boolean,
+): Promise<MembershipRow> {
   return db
     .insertInto('memberships')
     .values(row)
     .onConflict((oc) =>
-      oc.columns(['league_id', 'user_id']).doUpdateSet({ status: row.status, updated_at: row.updated_at }),
+      oc.columns(['league_id', 'user_id']).doUpdateSet({
+        status: row.status,
+        updated_at: row.updated_at,
+        ...(setLevel && { level: row.level }),
+      }),
     )
     .returningAll()
     .executeTakeFirstOrThrow()

@@ -13,6 +13,7 @@ export interface HeldPositionRow {
   game_id: string
   game_status: GameStatus
   starts_at: string
+  ends_at: string
   sport: string
   location: string
   league_id: string
@@ -29,6 +30,7 @@ const positionColumns = [
   'games.id as game_id',
   'games.status as game_status',
   'games.starts_at',
+  'games.ends_at',
   'games.sport',
   'games.location',
   'leagues.id as league_id',

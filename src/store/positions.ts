@@ -95,6 +95,7 @@ const POSITION_DETAIL = [
   'positions.status as position_status',
   'positions.created_at as position_created_at',
   'positions.updated_at as position_updated_at',
+  'positions.min_level as position_min_level',
   'users.id as official_id',
   'users.name as official_name',
   'users.email as official_email',
@@ -133,6 +134,7 @@ function toPositionDetail(r: PositionDetailColumns): PositionDetailRow | undefin
       status: r.position_status!,
       created_at: r.position_created_at!,
       updated_at: r.position_updated_at!,
+      min_level: r.position_min_level,
     },
     official:
       r.official_id === null ? null : { id: r.official_id, name: r.official_name!, email: r.official_email! },
@@ -215,6 +217,8 @@ export async function findGameDetailInScope(
     status: first.status,
     created_at: first.created_at,
     updated_at: first.updated_at,
+    duration_minutes: first.duration_minutes,
+    ends_at: first.ends_at,
   }
   return { game, positions: rows.flatMap((r) => toPositionDetail(r) ?? []) }
 }
@@ -245,6 +249,7 @@ const POSITION_COLUMNS = [
   'status',
   'created_at',
   'updated_at',
+  'min_level',
 ] as const
 
 export async function insertPositions(

@@ -7,6 +7,7 @@ export type MembershipRole = 'organizer' | 'official'
 export type MembershipStatus = 'pending' | 'approved' | 'denied'
 export type PaymentMode = 'offline' | 'platform'
 export type PaymentStatus = 'pending' | 'processing' | 'paid' | 'requires_card' | 'failed'
+type ConflictPolicy = 'allow' | 'refuse'
 
 /** Times are ISO strings `YYYY-MM-DDTHH:MM:SS.sssZ`, so text order is time order on both databases. */
 type Time = string
@@ -31,8 +32,6 @@ interface ApiKeysTable {
   organizer_id: string
   created_at: Time
   revoked_at: Time | null
-  /** The first 8 characters after `key_`; null for keys issued before it was kept. */
-  prefix: string | null
   /** Updated at most once a minute per key (see domain/api-keys.ts). */
   last_used_at: Time | null
 }
@@ -54,6 +53,12 @@ interface LeaguesTable {
   organizer_id: string
   created_at: Time
   updated_at: Time
+  /** IANA name, as the partner wrote it (migration 0008). */
+  time_zone: Generated<string>
+  game_minutes: Generated<number>
+  travel_buffer_minutes: Generated<number>
+  max_games_per_day: Generated<number | null>
+  conflict_policy: Generated<ConflictPolicy>
 }
 
 interface MembershipsTable {
@@ -65,6 +70,8 @@ interface MembershipsTable {
   status: MembershipStatus
   created_at: Time
   updated_at: Time
+  /** 1–5, or null: no level (migration 0008). */
+  level: Generated<number | null>
 }
 
 interface GamesTable {
@@ -81,6 +88,10 @@ interface GamesTable {
   status: GameStatus
   created_at: Time
   updated_at: Time
+  /** The game's own length; null: the league's `game_minutes` (migration 0008). */
+  duration_minutes: Generated<number | null>
+  /** `starts_at` plus the game's length, kept by every writer of either (docs/decisions.md). */
+  ends_at: Time
 }
 
 interface PositionsTable {
@@ -92,6 +103,8 @@ interface PositionsTable {
   status: PositionStatus
   created_at: Time
   updated_at: Time
+  /** 1–5, or null: anyone may take it (migration 0008). */
+  min_level: Generated<number | null>
 }
 
 interface ClaimsTable {

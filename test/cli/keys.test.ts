@@ -58,7 +58,6 @@ describe('refdesk keys', () => {
     expect(Array.isArray(keys)).toBe(true)
     expect(keys.find((k: { id: string }) => k.id === id)).toEqual({
       id,
-      prefix: key.slice(0, 12),
       source,
       name: '',
       organizerId: expect.any(String),
@@ -70,6 +69,24 @@ describe('refdesk keys', () => {
     expect(res.stdout).not.toContain(key)
     expect(res.stdout).not.toContain(createHash('sha256').update(key).digest('hex'))
     expect(res.stdout).not.toMatch(/hash/i)
+  })
+
+  // Issue 21 item 11: the spec says only a hash is stored; keys are told apart by id and name.
+  it('stores only the key’s hash: no column holds any 8 characters of the key', async () => {
+    const { id, key } = await issue('--name', 'Acme prod')
+    const { deps } = await t.runtime()
+    const row = await deps.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    const stored = Object.values(row).map(String).join(' ')
+    const hex = key.slice('key_'.length)
+    for (let i = 0; i + 8 <= hex.length; i++) expect(stored).not.toContain(hex.slice(i, i + 8))
+    expect(row.key_hash).toBe(createHash('sha256').update(key).digest('hex'))
+    const listed = JSON.parse((await t.run('keys', 'list')).stdout).find((k: { id: string }) => k.id === id)
+    expect(listed).toMatchObject({ id, name: 'Acme prod' })
+    expect(Object.keys(listed)).not.toContain('prefix')
   })
 
   it('shows when a key was last used, written at most once a minute per key', async () => {

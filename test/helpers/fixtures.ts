@@ -104,6 +104,8 @@ export interface GameFixture {
   /** Default: the rollup of the positions' statuses, as the services would store it. */
   status?: GameStatus
   externalId?: string
+  /** The game's own length; default none: it lasts its league's gameMinutes. */
+  durationMinutes?: number
   /** Default: one open position labelled `Official` paying 25.00. */
   positions?: readonly PositionFixture[]
 }
@@ -121,12 +123,14 @@ export async function seedGame(
 ): Promise<SeededGame> {
   const league = await db
     .selectFrom('leagues')
-    .select('source')
+    .select(['source', 'game_minutes'])
     .where('id', '=', leagueId)
     .executeTakeFirstOrThrow()
   const positions = overrides.positions ?? [{}]
   const at = nowIso()
   const id = newId()
+  const startsAt = overrides.startsAt ?? '2030-05-01T18:00:00.000Z'
+  const minutes = overrides.durationMinutes ?? league.game_minutes
   await db
     .insertInto('games')
     .values({
@@ -135,7 +139,9 @@ export async function seedGame(
       source: league.source,
       external_id: overrides.externalId ?? null,
       sport: 'soccer',
-      starts_at: overrides.startsAt ?? '2030-05-01T18:00:00.000Z',
+      starts_at: startsAt,
+      duration_minutes: overrides.durationMinutes ?? null,
+      ends_at: new Date(Date.parse(startsAt) + minutes * 60_000).toISOString(),
       location: 'Field 1',
       latitude: null,
       longitude: null,

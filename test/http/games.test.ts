@@ -5,6 +5,8 @@ import { useTestApp, type Partner } from '../helpers/app.js'
 import { eventsOf, seedPayment, seedPosition, seedUser } from '../helpers/fixtures.js'
 
 const startsAt = (hour: number) => `2026-05-01T${String(hour).padStart(2, '0')}:00:00.000Z`
+/** The end of a game of the league's default length (90 minutes) starting at `iso`. */
+const endsAt = (iso: string) => new Date(Date.parse(iso) + 90 * 60_000).toISOString()
 
 describe('games', () => {
   const t = useTestApp()
@@ -44,7 +46,7 @@ describe('games', () => {
         { startsAt: startsAt(9), label: 'Referee', latitude: 40.5, longitude: -73.25, externalId: 'g-2' },
       ])
       expect(res.status).toBe(201)
-      const position = { id: expect.any(String), status: 'open' }
+      const position = { id: expect.any(String), status: 'open', minLevel: null }
       expect(res.body).toEqual({
         data: {
           created: [
@@ -53,6 +55,8 @@ describe('games', () => {
               leagueId,
               sport: 'soccer',
               startsAt: startsAt(18),
+              durationMinutes: 90,
+              endsAt: endsAt(startsAt(18)),
               location: 'Field 1',
               status: 'open',
               latitude: null,
@@ -66,6 +70,8 @@ describe('games', () => {
               leagueId,
               sport: '',
               startsAt: startsAt(9),
+              durationMinutes: 90,
+              endsAt: endsAt(startsAt(9)),
               location: '',
               status: 'open',
               latitude: 40.5,
@@ -128,6 +134,7 @@ describe('games', () => {
         ...original,
         sport: 'hockey',
         startsAt: '2026-05-02T06:00:00.000Z',
+        endsAt: endsAt('2026-05-02T06:00:00.000Z'),
         location: 'Rink',
         latitude: 3,
         longitude: null,
@@ -150,7 +157,9 @@ describe('games', () => {
       const [original] = (await postGames(p, leagueId, [{ ...item, latitude: 1, longitude: 2 }])).body.data
         .created
       const moved = await postGames(p, leagueId, [{ externalId: 'g-1', startsAt: startsAt(11) }])
-      expect(moved.body.data.created).toEqual([{ ...original, startsAt: startsAt(11) }])
+      expect(moved.body.data.created).toEqual([
+        { ...original, startsAt: startsAt(11), endsAt: endsAt(startsAt(11)) },
+      ])
       const blanked = await postGames(p, leagueId, [{ ...item, sport: '', latitude: null }])
       expect(blanked.body.data.created).toEqual([{ ...original, sport: '', latitude: null }])
     })
@@ -164,7 +173,12 @@ describe('games', () => {
       ])
       expect(res.status).toBe(201)
       const [first, second] = res.body.data.created
-      expect(second).toEqual({ ...first, startsAt: startsAt(12), sport: 'rugby' })
+      expect(second).toEqual({
+        ...first,
+        startsAt: startsAt(12),
+        endsAt: endsAt(startsAt(12)),
+        sport: 'rugby',
+      })
       expect(first).toMatchObject({ startsAt: startsAt(10), sport: 'soccer' })
       expect((await p.get(`/leagues/${leagueId}/games`)).body.data).toEqual([second])
       expect((await events(leagueId)).map((e) => e.data)).toEqual([first, second])
@@ -307,6 +321,7 @@ describe('games', () => {
       expect(Object.keys(list.body.data[0].positions[0]).sort()).toEqual([
         'id',
         'label',
+        'minLevel',
         'payCents',
         'payDollars',
         'status',
@@ -339,6 +354,7 @@ describe('games', () => {
             payCents: 5000,
             payDollars: 50,
             status: 'claimed',
+            minLevel: null,
             official: { id: userId, name: 'Ref', email: `${userId}@example.test`, claimStatus: 'confirmed' },
             payment: null,
           },
@@ -363,7 +379,12 @@ describe('games', () => {
         location: 'Field 2',
         startsAt: '2026-06-01T12:00:00+02:00',
       })
-      const updated = { ...game, location: 'Field 2', startsAt: '2026-06-01T10:00:00.000Z' }
+      const updated = {
+        ...game,
+        location: 'Field 2',
+        startsAt: '2026-06-01T10:00:00.000Z',
+        endsAt: endsAt('2026-06-01T10:00:00.000Z'),
+      }
       expect(res).toMatchObject({ status: 200, body: { data: updated } })
       expect(res.body.data).toEqual(updated)
       expect((await p.get(`/games/${game.id}`)).body.data).toMatchObject({
@@ -456,12 +477,14 @@ describe('games', () => {
       items: { required: ['startsAt'] },
     })
     expect(Object.keys(body.properties.games.items.properties).sort()).toEqual([
+      'durationMinutes',
       'externalId',
       'label',
       'latitude',
       'location',
       'longitude',
       'payDollars',
+      'positions',
       'sport',
       'startsAt',
     ])

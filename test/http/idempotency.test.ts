@@ -2,6 +2,7 @@
 // replays the first answer without acting again, a different body is refused, keys belong to the API key,
 // and two identical requests at once act once.
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { grantLeague, ungrantLeague } from '../../src/domain/api-keys.js'
 import { STALE_RESERVATION_MS } from '../../src/domain/idempotency.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { eventsOf } from '../helpers/fixtures.js'
@@ -72,6 +73,55 @@ describe('Idempotency-Key', () => {
     const again = await send(p, 'POST', `/leagues/${league}/games`, batch, 'batch-1')
     expect(again).toEqual({ ...first, replayed: 'true' })
     expect((await eventsOf(t.deps.db, league)).map((e) => e.event)).toEqual(['game.created'])
+  })
+
+  // Issue 21 item 7: a replay re-checks access, and kept answers hold no secret.
+  it('answers a replay after the grant is withdrawn with the 404 any other key gets', async () => {
+    const owner = await t.partner()
+    const guest = await t.partner()
+    const stranger = await t.partner()
+    const { league, game, userId } = await leagueWithOfficial(owner)
+    await grantLeague(t.deps, guest.id, league)
+    const batch = { games: [{ externalId: 'g-9', startsAt: '2026-05-03T15:00:00Z' }] }
+    const assigned = await send(guest, 'POST', `/games/${game}/assign`, { userId }, 'grant-1')
+    const imported = await send(guest, 'POST', `/leagues/${league}/games`, batch, 'grant-2')
+    expect([assigned.status, imported.status]).toEqual([200, 201])
+    expect((await send(guest, 'POST', `/games/${game}/assign`, { userId }, 'grant-1')).replayed).toBe('true')
+    await ungrantLeague(t.deps, guest.id, league)
+    const replays = [
+      await send(guest, 'POST', `/games/${game}/assign`, { userId }, 'grant-1'),
+      await send(guest, 'POST', `/leagues/${league}/games`, batch, 'grant-2'),
+    ]
+    const strangers = [
+      await send(stranger, 'POST', `/games/${game}/assign`, { userId }, 'grant-1'),
+      await send(stranger, 'POST', `/leagues/${league}/games`, batch, 'grant-2'),
+    ]
+    expect(replays).toEqual(strangers)
+    expect(replays).toEqual([
+      { status: 404, body: '{"error":"game_not_found"}', replayed: undefined },
+      { status: 404, body: '{"error":"league_not_found"}', replayed: undefined },
+    ])
+    // The refusal is not kept: granted again, the retry replays the first answer.
+    await grantLeague(t.deps, guest.id, league)
+    const again = await send(guest, 'POST', `/games/${game}/assign`, { userId }, 'grant-1')
+    expect(again).toEqual({ ...assigned, replayed: 'true' })
+  })
+
+  it('stores no webhook secret, and never replays a deleted endpoint’s secret', async () => {
+    const p = await t.partner()
+    const body = { url: 'https://hooks.example.com/a' }
+    const first = await send(p, 'POST', '/webhooks', body, 'hook-1')
+    const { id, secret } = JSON.parse(first.body).data as { id: string; secret: string }
+    expect(secret).toMatch(/^sec_[0-9a-f]{48}$/)
+    const kept = await t.deps.db.selectFrom('idempotency_keys').select('response_body').execute()
+    expect(kept.map((row) => row.response_body).join()).not.toContain(secret)
+    expect(kept.map((row) => row.response_body).join()).not.toMatch(/sec_[0-9a-f]{48}/)
+    // While the endpoint exists, the replay is the first answer byte for byte, its secret included.
+    expect(await send(p, 'POST', '/webhooks', body, 'hook-1')).toEqual({ ...first, replayed: 'true' })
+    expect((await p.delete(`/webhooks/${id}`)).status).toBe(200)
+    const gone = await send(p, 'POST', '/webhooks', body, 'hook-1')
+    expect(gone).toEqual({ status: 404, body: '{"error":"endpoint_not_found"}', replayed: undefined })
+    expect((await p.get('/webhooks')).body.data).toEqual([])
   })
 
   it('refuses the same key with a different request, and acts on nothing', async () => {

@@ -258,6 +258,37 @@ describe('input limits', () => {
     expect(hook).toMatchObject({ status: 201, body: { data: { url: url(MAX_LENGTH.url) } } })
   })
 
+  // docs/decisions.md: a limit counts code points (as zod's max and JSON Schema's maxLength do), so an
+  // astral character (4 bytes in UTF-8, a surrogate pair in UTF-16) counts once.
+  it('counts lengths in code points: a 4-byte character at the limit is accepted, one more refused', async () => {
+    const p = await t.partner()
+    const astral = (n: number) => '\u{1F3DF}'.repeat(n)
+    expect(astral(1)).toHaveLength(2)
+    const name = astral(MAX_LENGTH.name)
+    const created = await league(p, { name, externalId: astral(MAX_LENGTH.externalId) })
+    expect(created).toMatchObject({ status: 201, body: { data: { name } } })
+    const leagueId = created.body.data.id as string
+    expect((await p.get(`/leagues/${leagueId}`)).body.data.name).toBe(name)
+    expect(await league(p, { name: astral(MAX_LENGTH.name + 1) })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_name' },
+    })
+    const item = {
+      startsAt: '2026-05-01T18:00:00Z',
+      sport: astral(MAX_LENGTH.sport),
+      location: astral(MAX_LENGTH.location),
+      label: astral(MAX_LENGTH.label),
+    }
+    const games = await p.post(`/leagues/${leagueId}/games`, { games: [item] })
+    expect(games.status).toBe(201)
+    expect(games.body.data.created[0]).toMatchObject({ sport: item.sport, location: item.location })
+    expect(games.body.data.created[0].positions[0].label).toBe(item.label)
+    const over = await p.post(`/leagues/${leagueId}/games`, {
+      games: [{ ...item, sport: astral(MAX_LENGTH.sport + 1) }],
+    })
+    expect(over).toMatchObject({ status: 400, body: { error: 'invalid_sport' } })
+  })
+
   it('surrogate pairs (astral characters) are ordinary text, and two of them never collide', async () => {
     const p = await t.partner()
     const w = await world(p)

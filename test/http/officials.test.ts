@@ -30,6 +30,7 @@ describe('officials', () => {
       externalId: 'ref-1',
       source: p.source,
       createdAt: expect.stringMatching(ISO),
+      level: null,
     })
     expect(await events(leagueId)).toEqual([{ event: 'official.joined', data: { leagueId, official } }])
   })

@@ -28,6 +28,18 @@ describe('token buckets', () => {
     now = 4_000
     expect(limiter.take('a')).toBe(6)
   })
+
+  it('take several tokens at once, all or none', () => {
+    let now = 0
+    const limiter = tokenBuckets({ perSecond: 1, burst: 5 }, () => now)
+    expect(limiter.take('a', 4)).toBeUndefined()
+    expect(limiter.take('a', 2)).toBe(1)
+    expect(limiter.take('a')).toBeUndefined()
+    expect(limiter.take('a')).toBe(1)
+    now = 3_000
+    expect(limiter.take('a', 4)).toBe(1)
+    expect(limiter.take('a', 3)).toBeUndefined()
+  })
 })
 
 describe('the rate limit over HTTP', () => {
@@ -64,6 +76,45 @@ describe('the rate limit over HTTP', () => {
     expect(res.statusCode).toBe(429)
     expect(res.json()).toEqual({ error: 'rate_limited' })
     expect(res.headers['retry-after']).toBe('100')
+  })
+
+  // Issue 21 item 9: a batch of N calls costs what N requests would.
+  it('takes one token per message of an MCP batch, and runs none of a batch over the rate', async () => {
+    const p = await t.partner()
+    const batch = (n: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/mcp',
+        headers: {
+          authorization: `Bearer ${p.key}`,
+          'content-type': 'application/json',
+          'mcp-protocol-version': '2025-03-26',
+        },
+        payload: Array.from({ length: n }, (_, i) => ({
+          jsonrpc: '2.0',
+          id: i + 1,
+          method: 'tools/call',
+          params: { name: 'refdesk_upsert_league', arguments: { name: `L${i}` } },
+        })),
+      })
+    const over = await batch(4)
+    expect([over.statusCode, over.json(), over.headers['retry-after']]).toEqual([
+      429,
+      { error: 'rate_limited' },
+      '100',
+    ])
+    // The refused batch spent its request's own token, as any request does: two are left, for two calls.
+    const served = await batch(2)
+    expect(served.statusCode).toBe(200)
+    expect(served.json()).toHaveLength(2)
+    expect(await p.get('/leagues')).toMatchObject({ status: 429, body: { error: 'rate_limited' } })
+    // The two leagues of the served batch, none of the refused one.
+    const leagues = await t.deps.db
+      .selectFrom('leagues')
+      .select('name')
+      .where('source', '=', p.source)
+      .execute()
+    expect(leagues.map((l) => l.name).sort()).toEqual(['L0', 'L1'])
   })
 
   it('spends no token on a request without a valid key, nor on the public OpenAPI document', async () => {

@@ -62,7 +62,18 @@ describe('GET /api/v1/openapi.json', () => {
   it('is generated from the validation schemas (request bodies carry their fields)', async () => {
     const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json()
     const body = doc.paths['/api/v1/leagues'].post.requestBody.content['application/json'].schema
-    expect(Object.keys(body.properties)).toEqual(['name', 'paymentMode', 'currency', 'source', 'externalId'])
+    expect(Object.keys(body.properties)).toEqual([
+      'name',
+      'paymentMode',
+      'currency',
+      'source',
+      'externalId',
+      'timeZone',
+      'gameMinutes',
+      'travelBufferMinutes',
+      'maxGamesPerDay',
+      'conflictPolicy',
+    ])
     expect(body.required).toEqual(['name'])
   })
 })

@@ -60,5 +60,6 @@ function official(leagueId: string) {
     externalId: 'r1',
     source: 's',
     createdAt: nowIso(),
+    level: null,
   }
 }

@@ -61,10 +61,10 @@ export function keysCommand(): Command {
     .command('list')
     .summary('list every key as JSON (never the key or its hash)')
     .description(
-      'Print every key as a JSON array: id, prefix (key_ and the next 8 characters, to recognize a key ' +
-        'without showing it; null for keys issued before RefDesk kept prefixes), source, name, ' +
+      'Print every key as a JSON array: id, source, name (keys are told apart by id and name), ' +
         'organizerId, createdAt, lastUsedAt (to the minute; null if never used), revokedAt (null while ' +
-        'active) and grantedLeagueIds. Neither the plaintext key nor its hash is ever printed.',
+        'active) and grantedLeagueIds. Only a hash of a key is stored, and neither it nor any part of the ' +
+        'key is ever printed.',
     )
     .addOption(databaseOption())
     .action(async (flags: DatabaseFlags) => {

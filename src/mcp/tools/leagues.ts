@@ -35,7 +35,7 @@ export const leagueTools: ToolSpec[] = [
     name: 'update_league',
     title: 'Update a league',
     description:
-      'Changes a league’s name, paymentMode or currency; only the keys given apply. Needs leagueId (from refdesk_list_leagues).',
+      'Changes a league’s name, paymentMode, currency or assigning settings (timeZone, gameMinutes, travelBufferMinutes, maxGamesPerDay, conflictPolicy); only the keys given apply. Needs leagueId (from refdesk_list_leagues).',
     annotations: WRITE,
     operation: updateLeagueOperation,
   },

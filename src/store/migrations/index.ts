@@ -7,7 +7,9 @@ import * as m0004 from './0004_outbox_fanout.js'
 import * as m0005 from './0005_developer_surface.js'
 import * as m0006 from './0006_organizer.js'
 import * as m0007 from './0007_webhook_toolkit.js'
+import * as m0008 from './0008_schedule_data.js'
 import * as m0010 from './0010_availability.js'
+import * as m0012 from './0012_key_hash_only.js'
 import * as m0013 from './0013_session_idle.js'
 import * as m0015 from './0015_assignment_plans.js'
 
@@ -19,7 +21,9 @@ const migrations: Record<string, Migration> = {
   '0005_developer_surface': m0005,
   '0006_organizer': m0006,
   '0007_webhook_toolkit': m0007,
+  '0008_schedule_data': m0008,
   '0010_availability': m0010,
+  '0012_key_hash_only': m0012,
   '0013_session_idle': m0013,
   '0015_assignment_plans': m0015,
 }

@@ -9,9 +9,6 @@ import { formatters } from '../format.js'
 import { signedIn } from '../guards.js'
 import { paths } from '../paths.js'
 
-// The spec gives games a start only; calendars get a two-hour block.
-const GAME_LENGTH_MS = 2 * 3_600_000
-
 export function calendarRoutes(app: FastifyInstance, context: WebContext): void {
   const { deps, sendPage } = context
   const page = { title: 'Calendar', nav: 'calendar' } as const
@@ -42,11 +39,11 @@ export function calendarRoutes(app: FastifyInstance, context: WebContext): void 
       prodId: { company: 'RefDesk', product: 'RefDesk', language: 'EN' },
     })
     for (const game of games) {
-      const start = new Date(game.startsAt)
       calendar.createEvent({
         id: `${game.positionId}@refdesk`,
-        start,
-        end: new Date(start.getTime() + GAME_LENGTH_MS),
+        start: new Date(game.startsAt),
+        // The game's own length, else its league's gameMinutes (stored as the game's end).
+        end: new Date(game.endsAt),
         summary: `${game.sport || 'Game'} · ${game.leagueName}`,
         location: game.location,
         description: `${game.label}, ${money(game.payCents, game.currency)}`,

@@ -12,13 +12,14 @@ import { signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
 import { paths } from '../paths.js'
 
-type Code = 'taken' | 'yours' | 'gone' | 'not_allowed' | 'started'
+type Code = 'taken' | 'yours' | 'gone' | 'not_allowed' | 'started' | 'level_too_low'
 
 const NOTICES: Notices<Code> = {
   taken: { kind: 'error', text: 'Someone else took this game.' },
   yours: { kind: 'info', text: 'This game is already yours.' },
   gone: { kind: 'error', text: 'That game is not open any more.' },
   not_allowed: { kind: 'error', text: 'You cannot claim games in that league.' },
+  level_too_low: { kind: 'error', text: 'That position needs a higher level than yours in this league.' },
   started: { kind: 'error', text: 'That game has already started: it can no longer be claimed.' },
 }
 
@@ -31,6 +32,7 @@ const CLAIM_REFUSALS: Refusals<Code> = {
   no_open_position: 'gone',
   position_not_open: 'gone',
   not_a_league_official: 'not_allowed',
+  level_too_low: 'level_too_low',
   game_started: 'started',
 }
 

@@ -1,0 +1,90 @@
+// Schedule data (DESIGN "Running the assigning"): time zones, lengths of games, levels, and the calendar
+// check that keeps an impossible date from rolling over into the next month.
+import { z } from 'zod'
+import { isStorableText } from './common.js'
+
+/** The longest IANA name is 32 characters (`America/Argentina/ComodRivadavia`); twice that is generous. */
+const MAX_TIME_ZONE_LENGTH = 64
+/** Names only (`Area/Location`, `UTC`, `Etc/GMT+5`): an offset such as `+01:00` is not a zone. */
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/
+
+/** Whether the runtime's time zone database (ICU, through Intl) knows this IANA name. */
+export function isTimeZone(name: string): boolean {
+  if (name.length > MAX_TIME_ZONE_LENGTH || !ZONE_NAME.test(name)) return false
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name })
+    return true
+  } catch {
+    return false
+  }
+}
+
+export const TimeZoneInput = z
+  .string({ error: 'invalid_timeZone' })
+  .max(MAX_TIME_ZONE_LENGTH, { error: 'invalid_timeZone' })
+  .refine((name) => isStorableText(name) && isTimeZone(name), { error: 'invalid_timeZone' })
+  .meta({ description: 'IANA time zone name, e.g. `America/Los_Angeles`.', example: 'America/Los_Angeles' })
+
+/** An integer field in [min, max]; anything else (a fraction, a string, null) answers `invalid_<name>`. */
+export const integerIn = (name: string, min: number, max: number) =>
+  z
+    .number({ error: `invalid_${name}` })
+    .int({ error: `invalid_${name}` })
+    .min(min, { error: `invalid_${name}` })
+    .max(max, { error: `invalid_${name}` })
+
+export const GAME_MINUTES = { min: 15, max: 600, default: 90 } as const
+export const TRAVEL_BUFFER_MINUTES = { min: 0, max: 240, default: 30 } as const
+export const MAX_GAMES_PER_DAY = { min: 1, max: 20 } as const
+export const LEVEL = { min: 1, max: 5 } as const
+export const CONFLICT_POLICIES = ['allow', 'refuse'] as const
+
+export const DurationMinutesInput = integerIn('durationMinutes', GAME_MINUTES.min, GAME_MINUTES.max).meta({
+  description: `The game's length in minutes (${GAME_MINUTES.min}–${GAME_MINUTES.max}); default: the league's gameMinutes.`,
+})
+
+export const LevelInput = integerIn('level', LEVEL.min, LEVEL.max)
+  .nullable()
+  .meta({ description: `The official's level in this league, ${LEVEL.min}–${LEVEL.max}, or null (none).` })
+
+export const MinLevelInput = integerIn('minLevel', LEVEL.min, LEVEL.max)
+  .nullable()
+  .meta({
+    description: `The least level that may take the position, ${LEVEL.min}–${LEVEL.max}, or null (anyone).`,
+  })
+
+export const Level = z.number().int().min(LEVEL.min).max(LEVEL.max).nullable()
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
+const MONTH = `(${MONTHS.join('|')})[a-z]*\\.?`
+
+function daysIn(year: number, month: number): number {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+  return month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0)
+}
+
+/** The (year, month, day) the text writes first, in the forms V8's lenient parser reads. */
+function writtenDate(text: string): [number, number, number] | undefined {
+  const numeric = /^\s*([+-]\d{6}|\d{4})[-/](\d{1,2})[-/](\d{1,2})(?!\d)/.exec(text)
+  if (numeric) return [Number(numeric[1]), Number(numeric[2]), Number(numeric[3])]
+  const us = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})(?!\d)/.exec(text)
+  if (us) return [Number(us[3]), Number(us[1]), Number(us[2])]
+  const lower = text.toLowerCase()
+  const monthFirst = new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?!\\d),?\\s+(\\d{4})\\b`).exec(lower)
+  if (monthFirst) return [Number(monthFirst[3]), MONTHS.indexOf(monthFirst[1]!) + 1, Number(monthFirst[2])]
+  const dayFirst = new RegExp(`\\b(\\d{1,2})\\s+${MONTH}\\s+(\\d{4})\\b`).exec(lower)
+  if (dayFirst) return [Number(dayFirst[3]), MONTHS.indexOf(dayFirst[2]!) + 1, Number(dayFirst[1])]
+  return undefined
+}
+
+/**
+ * Whether the text names a day its month does not have (`2027-02-30`, `2027-02-29`, `April 31 2027`).
+ * JavaScript's Date rolls such a day over into the next month; a schedule must refuse it instead.
+ */
+export function isImpossibleDate(text: string): boolean {
+  const written = writtenDate(text)
+  if (!written) return false
+  const [year, month, day] = written
+  return month >= 1 && month <= 12 && day > daysIn(year, month)
+}
