@@ -21,6 +21,9 @@ import { countUnexpanded } from './store/outbox.js'
 import { hostRefusal, STRICT_POLICY, type AddressPolicy } from './net/address-guard.js'
 import { guardedGetter } from './net/guarded-get.js'
 import { CALENDAR_REFRESH_MS, refreshDueCalendars } from './domain/availability.js'
+import { paths } from './web/paths.js'
+import { startNotifier, type MailTransport, type Notifier, type NotifierLog } from './notifications/sender.js'
+import type { NotifierSettings } from './notifications/settings.js'
 
 export type { App }
 
@@ -164,6 +167,31 @@ export async function serveMetrics(
   const server = await buildMetricsServer({ token: settings.token, runtime: runtime.metrics })
   await server.listen({ port: settings.port, host: settings.host })
   return server
+}
+
+/** The links of notification mails, from the app's own paths. */
+const NOTIFICATION_PATHS = {
+  schedule: () => paths.home.href(),
+  earnings: () => paths.earnings.href(),
+  league: (leagueId: string) => paths.league.href({ leagueId }),
+  profile: () => paths.profile.href(),
+  unsubscribe: (token: string) => paths.unsubscribe.href({ token }),
+}
+
+/** The notification sender of `serve` and `refdesk worker`; the caller stops it. */
+export function startNotifications(
+  runtime: Runtime,
+  settings: NotifierSettings,
+  options: { log?: NotifierLog; transport?: MailTransport; clock?: Clock } = {},
+): Notifier {
+  return startNotifier({
+    database: runtime.database,
+    settings,
+    paths: NOTIFICATION_PATHS,
+    clock: options.clock ?? runtime.deps.clock,
+    ...(options.log && { log: options.log }),
+    ...(options.transport && { transport: options.transport }),
+  })
 }
 
 /** `refdesk mcp --stdio`: the MCP tools for a local client, each call sent to a RefDesk server over HTTP. */

@@ -6,6 +6,7 @@ import { ConfigError } from './config/parse.js'
 import type { Limits } from './domain/deps.js'
 import type { HttpSettings } from './http/settings.js'
 import { isPostgresUrl } from './store/database-url.js'
+import type { NotifierSettings } from './notifications/settings.js'
 import type { AppSettings } from './web/settings.js'
 import { withLoopback } from './webhooks/address-guard.js'
 import type { WebhookSettings } from './webhooks/settings.js'
@@ -29,6 +30,7 @@ export interface Config {
   /** Where partners reach this server: the OpenAPI document's `servers`, what /docs sends requests to. */
   readonly publicUrl: string
   readonly metrics: MetricsSettings
+  readonly notifications: NotifierSettings
   /** Which proxies' X-Forwarded-For names the client (Fastify's trustProxy); false: none. */
   readonly trustProxy: boolean | string
 }
@@ -153,6 +155,7 @@ export function loadConfig({
     limits: {
       endpointsPerSource: read(S.maxEndpoints, env),
       webhookDevLocalhost: read(S.devLocalhost, env),
+      reminderHours: read(S.reminderHours, env),
     },
     mcpAllowedOrigins: read(S.mcpAllowedOrigins, env) ?? [],
     mcpMaxBatch: read(S.mcpMaxBatch, env),
@@ -161,5 +164,20 @@ export function loadConfig({
     publicUrl: publicUrlFrom(env, servicePort),
     metrics: metricsSettings(env, servicePort),
     trustProxy: read(S.trustProxy, env) ?? false,
+    notifications: notifierSettings(env, servicePort),
+  })
+}
+
+/** The notification sender's settings; its mail goes out like the sign-in mail, from the same sender. */
+function notifierSettings(env: Env = process.env, servicePort = 3000): NotifierSettings {
+  const app = appSettings(env)
+  return Object.freeze({
+    smtpUrl: app.smtpUrl,
+    from: app.mailFrom,
+    publicUrl: publicUrlFrom(env, servicePort),
+    retrySchedule: read(S.notifyRetrySchedule, env),
+    concurrency: read(S.notifyConcurrency, env),
+    pollIntervalMs: read(S.pollIntervalMs, env),
+    timeoutMs: read(S.webhookTimeoutMs, env),
   })
 }

@@ -6,6 +6,7 @@ import { DEFAULT_HTTP_SETTINGS } from '../http/settings.js'
 import { parseAllowPrivate } from '../webhooks/address-guard.js'
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../webhooks/retry-schedule.js'
 import { DEFAULT_DISABLE_AFTER_MS } from '../webhooks/settings.js'
+import { DEFAULT_NOTIFY_CONCURRENCY, DEFAULT_NOTIFY_RETRY_SCHEDULE } from '../notifications/settings.js'
 import * as parse from './parse.js'
 
 export type Command = 'serve' | 'worker' | 'mcp'
@@ -226,24 +227,45 @@ export const SETTING = {
   },
   publicUrl: {
     name: 'REFDESK_PUBLIC_URL',
-    commands: SERVE,
+    commands: DELIVERY,
     shownDefault: 'http://localhost:<port>',
     parse: parse.publicUrl,
     help: 'where partners and people reach the service: the OpenAPI servers, /docs, sign-in links and cookies follow it; https makes the app’s cookies Secure and __Host-',
   },
   smtpUrl: {
     name: 'REFDESK_SMTP_URL',
-    commands: SERVE,
+    commands: DELIVERY,
     shownDefault: 'none',
     parse: parse.smtpUrl,
-    help: 'smtp://user:pass@host:587 or smtps://…; unset: no mail is sent and operators hand out links with `refdesk app sign-in-link`',
+    help: 'smtp://user:pass@host:587 or smtps://…; unset: no mail is sent (notifications are kept, marked unsent) and operators hand out links with `refdesk app sign-in-link`',
   },
   mailFrom: {
     name: 'REFDESK_MAIL_FROM',
-    commands: SERVE,
+    commands: DELIVERY,
     shownDefault: 'RefDesk <refdesk@<public host>>',
     parse: parse.text,
-    help: 'sender of sign-in emails',
+    help: 'sender of sign-in emails and notifications',
+  },
+  reminderHours: {
+    name: 'REFDESK_REMINDER_HOURS',
+    commands: SERVE,
+    default: String(DEFAULT_LIMITS.reminderHours),
+    parse: parse.positiveInt,
+    help: 'hours before a game its officials get their reminder',
+  },
+  notifyRetrySchedule: {
+    name: 'REFDESK_NOTIFY_RETRY_SCHEDULE',
+    commands: DELIVERY,
+    default: DEFAULT_NOTIFY_RETRY_SCHEDULE,
+    parse: parse.wrapped(parseRetrySchedule),
+    help: 'delay before each attempt to mail a notification (ms, s, m, h, d); its length is the number of attempts',
+  },
+  notifyConcurrency: {
+    name: 'REFDESK_NOTIFY_CONCURRENCY',
+    commands: DELIVERY,
+    default: String(DEFAULT_NOTIFY_CONCURRENCY),
+    parse: parse.positiveInt,
+    help: 'notification mails in flight per process (its SMTP connections)',
   },
   sessionDays: {
     name: 'REFDESK_SESSION_DAYS',

@@ -214,6 +214,7 @@ async function publishProposal(
     if (reason) fail(reason)
     // As an in-app claim: a game that has started is refused under the game's lock.
     const claim = { leagueId: league.id, gameId: game.id, positionId: position.id, user, inApp: true }
-    await claimFor(trx, claim, at)
+    // A published plan gives the official the game: they get their `assigned` mail.
+    await claimFor(trx, deps, { ...claim, byThemselves: false }, at)
   })
 }

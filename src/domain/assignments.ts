@@ -25,6 +25,7 @@ import { ApiError, fail } from './errors.js'
 import { meetsLevel, refusalFor, type Taking } from './conflicts.js'
 import { domainEvent, recordEvents } from './events.js'
 import { lockGame } from './game-locks.js'
+import { notifyReleased, notifyTaken, type NotifyDeps } from './notifications.js'
 import { refreshGameStatus } from './game-status.js'
 import { loadGameDetail, toClaimOfficial, toGameSummary, toPayment, toPosition } from './views.js'
 
@@ -68,7 +69,7 @@ export async function assignPosition(
     const by = caller.kind === 'partner' ? 'partner' : caller.kind === 'console' ? 'official' : 'organizer'
     const inApp = caller.kind === 'console'
     const claim = { leagueId, gameId, positionId: input.positionId, user, by, inApp } as const
-    return claimFor(trx, claim, isoNow(deps.clock))
+    return claimFor(trx, deps, claim, isoNow(deps.clock))
   })
 }
 
@@ -89,7 +90,12 @@ export async function claimPosition(
         (await memberships.findApprovedOfficial(trx, leagueId, person.userIds)) ??
         fail('not_a_league_official')
       const user = (await users.findUser(trx, userId)) ?? fail('not_a_league_official')
-      return claimFor(trx, { leagueId, ...input, user, by: 'official', inApp: true }, isoNow(deps.clock))
+      return claimFor(
+        trx,
+        deps,
+        { leagueId, ...input, user, by: 'official', inApp: true },
+        isoNow(deps.clock),
+      )
     })
   } catch (error) {
     // Read after the loss: the claim that won has committed, so a second tap of Claim finds the first one.
@@ -111,6 +117,8 @@ export async function claimPosition(
  */
 export async function claimFor(
   trx: Transaction<Db>,
+  deps: NotifyDeps,
+  /** `inApp`: a claim made in the app or `refdesk app claim` (a game that has started is refused). */
   claim: {
     leagueId: string
     gameId: string
@@ -119,6 +127,8 @@ export async function claimFor(
     /** Who gives the position (conflicts.ts); a published plan's proposal is the organizer's. */
     by?: Taking['by']
     inApp: boolean
+    /** Whether the official took it themselves (no `assigned` mail); default `inApp`. */
+    byThemselves?: boolean
   },
   at: string,
 ): Promise<GameDetail> {
@@ -152,6 +162,11 @@ export async function claimFor(
     [domainEvent('position.claimed', leagueId, { game: detail, positionId: position.id, official })],
     at,
   )
+  await notifyTaken(trx, deps, at, {
+    positionId: position.id,
+    userId: user.id,
+    byThemselves: claim.byThemselves ?? claim.inApp,
+  })
   return detail
 }
 
@@ -175,6 +190,7 @@ export async function unassignPosition(
       [domainEvent('position.released', game.league_id, { game: detail, positionId, official })],
       at,
     )
+    await notifyReleased(trx, deps, at, [{ positionId, userId: claim.user_id }], 'unassigned')
     return detail
   })
 }
@@ -199,7 +215,9 @@ export async function withdrawClaim(
       if (!claim || !caller.userIds.includes(claim.user_id)) fail('position_not_found')
       if (game.starts_at <= at) fail('game_started')
     }
-    await releaseClaim(trx, game, positionId, at)
+    const claim = await releaseClaim(trx, game, positionId, at)
+    // The official gave the game back: the league's organizer hears it.
+    await notifyReleased(trx, deps, at, [{ positionId, userId: claim.user_id }], 'turnback')
     return loadGameDetail(trx, await refreshGameStatus(trx, game, at))
   })
 }

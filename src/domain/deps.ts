@@ -32,6 +32,12 @@ export interface Limits {
   readonly endpointsPerSource: number
   /** REFDESK_WEBHOOK_DEV_LOCALHOST: endpoints may be http:// on loopback (development only). */
   readonly webhookDevLocalhost: boolean
+  /** REFDESK_REMINDER_HOURS: how long before a game its holders are reminded. */
+  readonly reminderHours: number
 }
 
-export const DEFAULT_LIMITS: Limits = { endpointsPerSource: 16, webhookDevLocalhost: false }
+export const DEFAULT_LIMITS: Limits = {
+  endpointsPerSource: 16,
+  webhookDevLocalhost: false,
+  reminderHours: 24,
+}

@@ -23,6 +23,7 @@ import { requireGame, requireLeague, scopeOf } from './access.js'
 import type { Deps } from './deps.js'
 import { ApiError, fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
+import { notifyCancelled, notifyChanged, type NotifyDeps } from './notifications.js'
 import { loadGameDetail, loadGames, loadLeagueGames, toGameDetail, withPositions } from './views.js'
 
 export interface UpsertGamesInput {
@@ -55,7 +56,9 @@ export async function upsertGames(
   checkSource(caller, input.source)
   const { valid, failure } = parseItems(input.games)
   const { created, conflict } = await retryLostRaces(() =>
-    deps.db.transaction().execute((trx) => writeBatch(trx, caller, leagueId, valid, isoNow(deps.clock))),
+    deps.db
+      .transaction()
+      .execute((trx) => writeBatch(trx, deps, caller, leagueId, valid, isoNow(deps.clock))),
   )
   if (conflict) fail('external_id_conflict')
   if (failure) throw failure
@@ -102,6 +105,7 @@ async function retryLostRaces<T>(attempt: () => Promise<T>): Promise<T> {
 
 async function writeBatch(
   trx: Transaction<Db>,
+  deps: NotifyDeps,
   caller: Caller,
   leagueId: string,
   items: ParsedItem[],
@@ -110,7 +114,8 @@ async function writeBatch(
   const league = await requireLeague(trx, caller, leagueId)
   const source = writeSource(caller)
   const keys = [...new Set(items.flatMap(({ item }) => item.externalId ?? []))]
-  const plan = planBatch(items, await games.lockGamesByExternalId(trx, source, keys), {
+  const existing = await games.lockGamesByExternalId(trx, source, keys)
+  const plan = planBatch(items, existing, {
     leagueId: league.id,
     gameMinutes: league.game_minutes,
     source,
@@ -129,6 +134,7 @@ async function writeBatch(
     created.map((game) => domainEvent('game.created', league.id, game)),
     at,
   )
+  await notifyChanged(trx, deps, at, movedGames(existing, [...plan.rewrites.values()]))
   return { created, conflict: plan.conflict }
 }
 
@@ -311,6 +317,12 @@ export async function updateGame(
       await games.updateGame(trx, game.id, { ...changes, ends_at: endsAt, updated_at: at }),
     )
     await recordEvents(trx, [domainEvent('game.updated', game.league_id, updated)], at)
+    await notifyChanged(
+      trx,
+      deps,
+      at,
+      movedGames([game], [{ id: updated.id, starts_at: updated.startsAt, location: updated.location }]),
+    )
     return updated
   })
 }
@@ -339,6 +351,7 @@ export async function cancelGame(deps: Deps, caller: Caller, gameId: string): Pr
     if (!cancelled) return loadGameDetail(trx, await requireGame(trx, caller, game.id))
     const detail = await loadGameDetail(trx, cancelled)
     await recordEvents(trx, [domainEvent('game.cancelled', game.league_id, detail)], at)
+    await notifyCancelled(trx, deps, at, [game.id])
     return detail
   })
 }
@@ -346,4 +359,18 @@ export async function cancelGame(deps: Deps, caller: Caller, gameId: string): Pr
 async function loadGame(db: Kysely<Db>, row: GameRow): Promise<Game> {
   const [game] = await loadGames(db, [row])
   return game as Game
+}
+
+/** The games whose start or place differs between before and after: what their holders are told. */
+function movedGames(
+  before: readonly GameRow[],
+  after: readonly Pick<GameRow, 'id' | 'starts_at' | 'location'>[],
+): { gameId: string; startsAt: string; location: string }[] {
+  const now = new Map(after.map((g) => [g.id, { startsAt: g.starts_at, location: g.location }]))
+  return before
+    .filter((g) => {
+      const next = now.get(g.id)
+      return next !== undefined && (next.startsAt !== g.starts_at || next.location !== g.location)
+    })
+    .map((g) => ({ gameId: g.id, startsAt: g.starts_at, location: g.location }))
 }

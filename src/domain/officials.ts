@@ -15,6 +15,7 @@ import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
 import { refreshGameStatus } from './game-status.js'
+import { notifyReleased } from './notifications.js'
 import { toOfficial } from './views.js'
 
 /** Role `official`, every status, oldest first. */
@@ -95,6 +96,8 @@ export async function removeOfficial(
     )
     const at = isoNow(deps.clock)
     const reopenedPositionIds = await releaseAllClaims(trx, league.id, userId, at)
+    const released = reopenedPositionIds.map((positionId) => ({ positionId, userId }))
+    await notifyReleased(trx, deps, at, released, 'unassigned')
     await memberships.deleteMembership(trx, membership.id)
     const removed = domainEvent('official.removed', league.id, { official, reopenedPositionIds })
     await recordEvents(trx, [removed], at)

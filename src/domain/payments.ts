@@ -14,6 +14,7 @@ import type { Caller } from './caller.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
+import { notifyPaid, type NotifyDeps } from './notifications.js'
 import { simulatedProcessor, type ChargeOutcome, type SimulatedOutcome } from './payment-processor.js'
 import { loadGameDetail, toClaimOfficial, toPayment } from './views.js'
 
@@ -132,7 +133,7 @@ export async function markNoShow(deps: Deps, caller: Caller, positionId: string)
 export async function markPaid(deps: Deps, caller: Caller, paymentId: string): Promise<Payment> {
   return deps.db
     .transaction()
-    .execute(async (trx) => settleOffline(trx, caller, paymentId, isoNow(deps.clock)))
+    .execute(async (trx) => settleOffline(trx, deps, caller, paymentId, isoNow(deps.clock)))
 }
 
 /**
@@ -150,13 +151,14 @@ export async function markPaymentsPaid(
     const league = await requireLeague(trx, caller, leagueId)
     const at = isoNow(deps.clock)
     const paid: Payment[] = []
-    for (const id of new Set(paymentIds)) paid.push(await settleOffline(trx, caller, id, at, league.id))
+    for (const id of new Set(paymentIds)) paid.push(await settleOffline(trx, deps, caller, id, at, league.id))
     return paid
   })
 }
 
 async function settleOffline(
   trx: Transaction<Db>,
+  deps: NotifyDeps,
   caller: Caller,
   paymentId: string,
   at: string,
@@ -172,6 +174,7 @@ async function settleOffline(
       updated_at: at,
     })) ?? fail('payment_not_pending')
   await recordEvents(trx, [domainEvent('payment.paid', paid.league_id, { payment: toPayment(paid) })], at)
+  await notifyPaid(trx, deps, at, paid)
   return toPayment(paid)
 }
 
@@ -208,6 +211,7 @@ export async function chargePayment(deps: Deps, caller: Caller, paymentId: strin
     const payment = toPayment(settled)
     if (settled.status === 'paid') {
       await recordEvents(trx, [domainEvent('payment.paid', settled.league_id, { payment })], at)
+      await notifyPaid(trx, deps, at, settled)
     } else if (settled.status === 'failed') {
       await recordEvents(trx, [domainEvent('payment.failed', settled.league_id, { payment })], at)
     }

@@ -7,6 +7,7 @@ import type { DatabaseConnection, SqliteDatabase, SqliteStatement } from 'kysely
 import pg from 'pg'
 import { isPostgresUrl, sqlitePath, unsupportedDatabaseUrl } from './database-url.js'
 import { migrationProvider } from './migrations/index.js'
+import { listenForNotifications, onNotifications } from './notifications.js'
 import { listenForWork, onWork, type Listener } from './outbox.js'
 import type { Db } from './tables.js'
 
@@ -23,6 +24,8 @@ export interface Database {
    * process (LISTEN on a connection of its own, which reconnects and calls `listener` after a drop).
    */
   listenForWork(listener: () => void, onError: (error: unknown) => void): Listener
+  /** Likewise for notifications queued (store/notifications.ts), on a channel of their own. */
+  listenForNotifications(listener: () => void, onError: (error: unknown) => void): Listener
   /** The PostgreSQL pool's connections; undefined on SQLite, which has one embedded connection. */
   poolStats(): { total: number; idle: number; waiting: number } | undefined
   close(): Promise<void>
@@ -101,6 +104,10 @@ function openSqlite(path: string): Database {
     'sqlite',
     (listener) => {
       const off = onWork(listener)
+      return { close: async () => off() }
+    },
+    (listener) => {
+      const off = onNotifications(listener)
       return { close: async () => off() }
     },
     () => undefined,
@@ -220,6 +227,16 @@ function openPostgres(url: string): Database {
         },
       }
     },
+    (listener, onError) => {
+      const off = onNotifications(listener)
+      const remote = listenForNotifications(url, listener, onError)
+      return {
+        async close() {
+          off()
+          await remote.close()
+        },
+      }
+    },
     () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     (error) => unreachable(error, serverOf(url)) ?? error,
   )
@@ -260,6 +277,7 @@ function handle(
   db: Kysely<Db>,
   dialect: DialectName,
   listen: Database['listenForWork'],
+  listenNotifications: Database['listenForNotifications'],
   poolStats: Database['poolStats'],
   /** The error to report for one the driver threw (an unreachable server, named). */
   explain: (error: unknown) => unknown,
@@ -281,6 +299,7 @@ function handle(
       return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
     },
     listenForWork: listen,
+    listenForNotifications: listenNotifications,
     poolStats,
     async ping() {
       if (closed) throw new Error('database closed')

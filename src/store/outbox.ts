@@ -81,6 +81,16 @@ export interface Listener {
  * since notifications may have been missed).
  */
 export function listenForWork(url: string, listener: () => void, onError: (e: unknown) => void): Listener {
+  return listenOnChannel(url, CHANNEL, listener, onError)
+}
+
+/** `listenForWork` on any channel (the notification outbox has its own). */
+export function listenOnChannel(
+  url: string,
+  channel: string,
+  listener: () => void,
+  onError: (e: unknown) => void,
+): Listener {
   let client: pg.Client | undefined
   let closed = false
   let retry: NodeJS.Timeout | undefined
@@ -94,7 +104,7 @@ export function listenForWork(url: string, listener: () => void, onError: (e: un
     })
     try {
       await next.connect()
-      await next.query(`listen ${CHANNEL}`)
+      await next.query(`listen ${channel}`)
       client = next
       if (closed) await next.end()
       else listener()

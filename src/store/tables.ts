@@ -256,6 +256,52 @@ interface CalendarFeedsTable {
   created_at: Time
 }
 
+export type NotificationKind =
+  'assigned' | 'changed' | 'cancelled' | 'unassigned' | 'reminder' | 'turnback' | 'paid'
+
+/**
+ * `pending` (due or waiting for its time), `sent` (the SMTP server took it), `failed` (refused for good or
+ * out of attempts), `unsent` (no SMTP configured), `skipped` (opted out, or a placeholder address),
+ * `dropped` (a reminder whose game moved, was cancelled or left the official).
+ */
+export type NotificationStatus = 'pending' | 'sent' | 'failed' | 'unsent' | 'skipped' | 'dropped'
+
+interface NotificationsTable {
+  seq: Generated<number>
+  id: string
+  kind: NotificationKind
+  email: string
+  user_id: string | null
+  league_id: string
+  game_id: string | null
+  position_id: string | null
+  /** JSON text: what the mail says, as it stood when the change committed. */
+  payload: string
+  status: NotificationStatus
+  attempts: number
+  last_error: string | null
+  created_at: Time
+  due_at: Time
+  sent_at: Time | null
+  lease_owner: string | null
+  lease_until: Time | null
+}
+
+interface NotificationOptoutsTable {
+  seq: Generated<number>
+  email: string
+  kind: NotificationKind
+  created_at: Time
+}
+
+interface UnsubscribeTokensTable {
+  seq: Generated<number>
+  token_hash: string
+  email: string
+  kind: NotificationKind
+  created_at: Time
+}
+
 /** A person's availability (migration 0010), by email address. */
 interface BlackoutsTable {
   seq: Generated<number>
@@ -334,6 +380,9 @@ export interface Db {
   profiles: ProfilesTable
   calendar_feeds: CalendarFeedsTable
   idempotency_keys: IdempotencyKeysTable
+  notifications: NotificationsTable
+  notification_optouts: NotificationOptoutsTable
+  unsubscribe_tokens: UnsubscribeTokensTable
   blackouts: BlackoutsTable
   weekly_unavailability: WeeklyUnavailabilityTable
   busy_calendars: BusyCalendarsTable
@@ -363,4 +412,6 @@ export type BlackoutRow = Selectable<BlackoutsTable>
 export type WeeklyRow = Selectable<WeeklyUnavailabilityTable>
 export type BusyCalendarRow = Selectable<BusyCalendarsTable>
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>
+export type NotificationRow = Selectable<NotificationsTable>
+export type NewNotification = Insertable<NotificationsTable>
 export type AssignmentPlanRow = Selectable<AssignmentPlansTable>

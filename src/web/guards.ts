@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route needs no session lookup (the stylesheet, the token-authenticated calendar feed). */
     anonymous?: boolean
+    /** A POST authenticated by a token of its own that a mail client sends without a form (one-click unsubscribe). */
+    noCsrf?: boolean
   }
 }
 

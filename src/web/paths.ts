@@ -54,6 +54,8 @@ export const paths = {
   earnings: appPath('/earnings'),
   leagues: appPath('/leagues'),
   profile: appPath('/profile'),
+  emailSettings: appPath('/profile/email'),
+  unsubscribe: appPath('/unsubscribe'),
   calendar: appPath('/calendar'),
   calendarFeed: appPath('/calendar.ics'),
   availability: appPath('/availability'),

@@ -9,6 +9,7 @@ import type { OpenGame } from '../domain/open-games.js'
 import type { LeagueOverview, OrganizedLeague } from '../domain/organized-leagues.js'
 import type { SimulatedOutcome } from '../domain/payment-processor.js'
 import type { HeldGame, Schedule } from '../domain/schedule.js'
+import type { NotificationKindName } from '../schemas/notifications.js'
 import type { Official } from '../schemas/officials.js'
 
 type GameStatus = LeagueGame['status']
@@ -33,7 +34,13 @@ export interface Views {
   withdraw: { game: HeldGame }
   earnings: { payments: readonly Earning[]; totals: readonly EarningTotal[] }
   leagues: { memberships: readonly PersonMembership[] }
-  profile: { timeZones: readonly string[] }
+  profile: {
+    timeZones: readonly string[]
+    preferences: readonly { kind: NotificationKindName; enabled: boolean }[]
+    words: Readonly<Record<NotificationKindName, string>>
+    help: Readonly<Record<NotificationKindName, string>>
+  }
+  unsubscribe: { token: string; email: string; word: string; done: boolean }
   availability: {
     blackouts: readonly { id: string; label: string }[]
     weekly: readonly { id: string; label: string }[]

@@ -2,6 +2,7 @@
 // through the same domain services as the API, so they emit the same webhook events.
 import { Command, Option } from 'commander'
 import { assignPosition, withdrawClaim } from '../../domain/assignments.js'
+import { createPlan, publishPlan } from '../../domain/assignment-plans.js'
 import { addBlackout, getAvailability, ownerByEmail } from '../../domain/availability.js'
 import { CONSOLE_CALLER } from '../../domain/caller.js'
 import { simulatedProcessor, type SimulatedOutcome } from '../../domain/payment-processor.js'
@@ -10,6 +11,8 @@ import { chargePayment, completeGame, markNoShow, markPaid } from '../../domain/
 import type { Deps } from '../../domain/deps.js'
 import { issueSignInLink } from '../../domain/sign-in-links.js'
 import { loadConfig } from '../../config.js'
+import { fail } from '../../domain/errors.js'
+import { parseStartsAt } from '../../schemas/games.js'
 import { printJson, printLine } from '../output.js'
 import { databaseOption, withRuntime, type DatabaseFlags } from '../runtime.js'
 
@@ -32,6 +35,7 @@ export function appCommand(): Command {
     )
   addOfficialActions(app)
   addOrganizerActions(app)
+  addAssignorActions(app)
   addSignInLink(app)
   addAvailability(app)
   return app
@@ -169,6 +173,47 @@ function addOrganizerActions(app: Command): void {
     .action((leagueId: string, userId: string, flags: DatabaseFlags) =>
       act(flags, (deps) => denyOfficial(deps, CONSOLE_CALLER, leagueId, userId)),
     )
+}
+
+/** The assignor: plan a window as a draft, publish a plan. */
+function addAssignorActions(app: Command): void {
+  app
+    .command('plan')
+    .summary('plan the open positions of a league’s window as a draft (nothing is assigned)')
+    .description(
+      'The assignor’s plan for the open positions of the league’s games starting in [from, to) (default: ' +
+        'now and 14 days later): as many positions filled as any rule-abiding assignment could, each ' +
+        'proposal with why, each unfilled position with the rules that left it open. Prints the Plan.',
+    )
+    .argument('<leagueId>', 'the league')
+    .option('--from <iso>', 'start of the window (ISO 8601)')
+    .option('--to <iso>', 'end of the window (ISO 8601)')
+    .addOption(databaseOption())
+    .action((leagueId: string, flags: DatabaseFlags & { from?: string; to?: string }) =>
+      act(flags, (deps) =>
+        createPlan(deps, CONSOLE_CALLER, leagueId, {
+          ...(flags.from !== undefined && { from: parseWindowEnd(flags.from, 'invalid_from') }),
+          ...(flags.to !== undefined && { to: parseWindowEnd(flags.to, 'invalid_to') }),
+        }),
+      ),
+    )
+
+  app
+    .command('publish')
+    .summary('publish a draft plan: each proposal through the race-safe assign (event position.claimed)')
+    .description(
+      'Assigns each proposal of the plan, soonest first; one no longer valid is skipped with its error, ' +
+        'never forced. Prints {assigned, skipped}. Emits position.claimed per assignment.',
+    )
+    .argument('<planId>', 'the plan')
+    .addOption(databaseOption())
+    .action((planId: string, flags: DatabaseFlags) =>
+      act(flags, (deps) => publishPlan(deps, CONSOLE_CALLER, planId)),
+    )
+}
+
+function parseWindowEnd(value: string, code: 'invalid_from' | 'invalid_to'): string {
+  return parseStartsAt(value) ?? fail(code)
 }
 
 /** What an operator does for someone without mail: hand them a sign-in link. */

@@ -2,7 +2,14 @@
 // in-flight requests finish, closes the database and exits 0; a second signal exits at once with 1.
 import { Command } from 'commander'
 import type { FastifyInstance } from 'fastify'
-import { buildHttp, openRuntime, serveMetrics, startCalendarRefresh, type App } from '../../app.js'
+import {
+  buildHttp,
+  openRuntime,
+  serveMetrics,
+  startCalendarRefresh,
+  startNotifications,
+  type App,
+} from '../../app.js'
 import {
   describeDatabase,
   flagHelp,
@@ -12,6 +19,7 @@ import {
   type ConfigFlags,
 } from '../../config.js'
 import { loggerOptions } from '../../logger.js'
+import type { Notifier } from '../../notifications/sender.js'
 import { startDispatcher, type Dispatcher } from '../../webhooks/dispatcher.js'
 import { databaseOption } from '../runtime.js'
 import { stopOnSignals } from '../shutdown.js'
@@ -46,6 +54,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
   let app: App | undefined
   let metrics: FastifyInstance | undefined
   let dispatcher: Dispatcher | undefined
+  let notifier: Notifier | undefined
   let stopCalendars: (() => Promise<void>) | undefined
   let draining = false
   try {
@@ -73,12 +82,14 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
     }
     if (flags.worker !== false) {
       dispatcher = startDispatcher({ database: runtime.database, settings: config.webhooks, log: app.log })
+      notifier = startNotifications(runtime, config.notifications, { log: app.log })
       stopCalendars = startCalendarRefresh(runtime, app.log)
     }
   } catch (error) {
     await app?.close()
     await metrics?.close()
     await dispatcher?.stop()
+    await notifier?.stop()
     await stopCalendars?.()
     await runtime.close()
     throw error
@@ -104,6 +115,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
       await started.close()
       await metrics?.close()
       await dispatcher?.stop()
+      await notifier?.stop()
       await stopCalendars?.()
       await runtime.close()
     },

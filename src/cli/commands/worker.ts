@@ -2,7 +2,7 @@
 // processes. SIGTERM or SIGINT stops leasing, lets in-flight attempts finish (or releases them), exits 0.
 import { Command } from 'commander'
 import { pino } from 'pino'
-import { openRuntime, serveMetrics, startCalendarRefresh } from '../../app.js'
+import { openRuntime, serveMetrics, startCalendarRefresh, startNotifications } from '../../app.js'
 import { describeDatabase, loadConfig, settingsHelp, type ConfigFlags } from '../../config.js'
 import { loggerOptions } from '../../logger.js'
 import { startDispatcher } from '../../webhooks/dispatcher.js'
@@ -32,11 +32,13 @@ export function workerCommand(): Command {
       const metrics =
         port === undefined ? undefined : await serveMetrics(runtime, { token, port, host: config.host })
       const dispatcher = startDispatcher({ database: runtime.database, settings: config.webhooks, log })
+      const notifier = startNotifications(runtime, config.notifications, { log })
       const stopCalendars = startCalendarRefresh(runtime, log)
       log.info(
         {
           database: describeDatabase(config.databaseUrl),
           owner: dispatcher.owner,
+          notifications: config.notifications.smtpUrl ? 'SMTP' : 'kept unsent (set REFDESK_SMTP_URL)',
           metrics: metrics ? `port ${port}, GET /metrics` : 'off (set REFDESK_METRICS_PORT)',
         },
         'refdesk webhook worker started',
@@ -45,6 +47,7 @@ export function workerCommand(): Command {
         log,
         async () => {
           await dispatcher.stop()
+          await notifier.stop()
           await stopCalendars()
           await metrics?.close()
           await runtime.close()

@@ -8,6 +8,7 @@ import * as m0005 from './0005_developer_surface.js'
 import * as m0006 from './0006_organizer.js'
 import * as m0007 from './0007_webhook_toolkit.js'
 import * as m0008 from './0008_schedule_data.js'
+import * as m0009 from './0009_notifications.js'
 import * as m0010 from './0010_availability.js'
 import * as m0012 from './0012_key_hash_only.js'
 import * as m0013 from './0013_session_idle.js'
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0006_organizer': m0006,
   '0007_webhook_toolkit': m0007,
   '0008_schedule_data': m0008,
+  '0009_notifications': m0009,
   '0010_availability': m0010,
   '0012_key_hash_only': m0012,
   '0013_session_idle': m0013,

@@ -3,12 +3,16 @@ import type { FastifyInstance } from 'fastify'
 import { listEarnings } from '../../domain/earnings.js'
 import { ApiError } from '../../domain/errors.js'
 import { listMemberships } from '../../domain/memberships.js'
+import { listPreferences } from '../../domain/notification-preferences.js'
 import { setTimeZone, TIME_ZONES } from '../../domain/profiles.js'
+import { NOTIFICATION_HELP, NOTIFICATION_WORD } from '../../schemas/notifications.js'
 import type { WebContext } from '../context.js'
 import { field } from '../forms.js'
 import { signedIn } from '../guards.js'
 import { noticeOf, type Notices } from '../notices.js'
 import { paths } from '../paths.js'
+
+const EMAIL_WORDS = { words: NOTIFICATION_WORD, help: NOTIFICATION_HELP }
 
 const NOTICES: Notices<'saved'> = { saved: { kind: 'success', text: 'Saved.' } }
 
@@ -31,9 +35,14 @@ export function accountRoutes(app: FastifyInstance, { deps, sendPage }: WebConte
 
   app.get(
     paths.profile.pattern,
-    signedIn(async (request, reply) => {
+    signedIn(async (request, reply, person) => {
       const options = { title: 'Profile', nav: 'profile', notice: noticeOf(request, NOTICES) } as const
-      return sendPage(request, reply, 'profile', options, { timeZones: TIME_ZONES })
+      const preferences = await listPreferences(deps, person)
+      return sendPage(request, reply, 'profile', options, {
+        timeZones: TIME_ZONES,
+        preferences,
+        ...EMAIL_WORDS,
+      })
     }),
   )
 
@@ -47,7 +56,12 @@ export function accountRoutes(app: FastifyInstance, { deps, sendPage }: WebConte
         if (!(error instanceof ApiError)) throw error
         const notice = { kind: 'error', text: 'Choose a time zone from the list.' } as const
         const options = { title: 'Profile', nav: 'profile', status: 400, notice } as const
-        return sendPage(request, reply, 'profile', options, { timeZones: TIME_ZONES })
+        const preferences = await listPreferences(deps, person)
+        return sendPage(request, reply, 'profile', options, {
+          timeZones: TIME_ZONES,
+          preferences,
+          ...EMAIL_WORDS,
+        })
       }
       return reply.redirect(paths.profile.href({ notice: 'saved' }), 303)
     }),

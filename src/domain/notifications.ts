@@ -1,0 +1,234 @@
+// Notifications are written like events: inside the transaction of the change that causes them, so a mail
+// exists if and only if its change committed. `queueNotifications` is the one way in for every service
+// (and for other helpers' services: the organizer's actions in the app, a published plan); the sender
+// (src/notifications/) mails them afterwards. Reminders are rows due `reminderHours` before the game;
+// moving the game moves them, cancelling it or losing the position drops them.
+import type { Transaction } from 'kysely'
+import type { NotificationKindName, NotificationPayload } from '../schemas/notifications.js'
+import * as store from '../store/notifications.js'
+import type { PositionContextRow } from '../store/notifications.js'
+import type { Db, NewNotification } from '../store/tables.js'
+import { newId } from '../clock.js'
+import type { Deps } from './deps.js'
+
+/** @public Other services queue these (organizer actions in the app, a published plan). */
+export type NotificationItem =
+  | {
+      /** `assigned`, `cancelled`, `unassigned`, `reminder` and `paid` go to `userId`. */
+      readonly kind: Exclude<NotificationKindName, 'changed' | 'turnback' | 'paid'>
+      readonly positionId: string
+      readonly userId: string
+    }
+  | {
+      readonly kind: 'changed'
+      readonly positionId: string
+      readonly userId: string
+      readonly before: { readonly startsAt: string; readonly location: string }
+    }
+  | {
+      /** Goes to the league's organizer; `userId` is the official who gave the position back. */
+      readonly kind: 'turnback'
+      readonly positionId: string
+      readonly userId: string
+    }
+  | {
+      readonly kind: 'paid'
+      readonly positionId: string
+      readonly userId: string
+      readonly amount: { readonly cents: number; readonly currency: string }
+    }
+
+/** What queueing reads besides the transaction: the reminder lead time. */
+export type NotifyDeps = Pick<Deps, 'limits'>
+
+const HOUR_MS = 3_600_000
+
+/** Placeholder addresses (`official-…@placeholder.refdesk.invalid`) are recorded, never mailed. */
+const isPlaceholder = (email: string): boolean => /\.invalid$/i.test(email)
+
+/**
+ * @public The one way in for every service that causes mail (CONTRIBUTING.md, "Add a notification").
+ * Queues the items' mails in the change's transaction, at `at` (the change's instant). Reads the
+ * positions, games, leagues and recipients they name in two queries, whatever their number.
+ */
+export async function queueNotifications(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  items: readonly NotificationItem[],
+): Promise<void> {
+  if (items.length === 0) return
+  const contexts = new Map(
+    (await store.listPositionContext(trx, [...new Set(items.map((i) => i.positionId))])).map((c) => [
+      c.position_id,
+      c,
+    ]),
+  )
+  const userIds = new Set(items.map((i) => i.userId))
+  for (const c of contexts.values()) userIds.add(c.organizer_id)
+  const people = new Map((await store.listRecipients(trx, [...userIds])).map((u) => [u.id, u]))
+  const reminderMs = deps.limits.reminderHours * HOUR_MS
+  const rows: NewNotification[] = []
+  for (const item of items) {
+    const context = contexts.get(item.positionId)
+    const recipientId = item.kind === 'turnback' ? context?.organizer_id : item.userId
+    const recipient = recipientId === undefined ? undefined : people.get(recipientId)
+    if (!context || !recipient) continue
+    let due = at
+    if (item.kind === 'reminder') {
+      if (context.starts_at <= at) continue
+      const before = new Date(Date.parse(context.starts_at) - reminderMs).toISOString()
+      due = before > at ? before : at
+    }
+    const placeholder = isPlaceholder(recipient.email)
+    rows.push({
+      id: newId(),
+      kind: item.kind,
+      email: recipient.email,
+      user_id: recipient.id,
+      league_id: context.league_id,
+      game_id: context.game_id,
+      position_id: context.position_id,
+      payload: JSON.stringify(payloadOf(item, context, people.get(item.userId))),
+      status: placeholder ? 'skipped' : 'pending',
+      attempts: 0,
+      last_error: placeholder ? 'placeholder_address' : null,
+      created_at: at,
+      due_at: due,
+    })
+  }
+  await store.insertNotifications(trx, rows)
+}
+
+function payloadOf(
+  item: NotificationItem,
+  c: PositionContextRow,
+  official: { name: string; email: string } | undefined,
+): NotificationPayload {
+  return {
+    gameId: c.game_id,
+    positionId: c.position_id,
+    label: c.label,
+    sport: c.sport,
+    startsAt: c.starts_at,
+    location: c.location,
+    leagueId: c.league_id,
+    leagueName: c.league_name,
+    leagueTimeZone: 'UTC',
+    ...(item.kind === 'changed' && {
+      before: item.before,
+      changes: [
+        ...(item.before.startsAt !== c.starts_at ? (['time'] as const) : []),
+        ...(item.before.location !== c.location ? (['place'] as const) : []),
+      ],
+    }),
+    ...(item.kind === 'turnback' && official && { official: { name: official.name, email: official.email } }),
+    ...(item.kind === 'paid' && { amount: item.amount }),
+  }
+}
+
+/** A position became `userId`'s: their reminder, and an `assigned` mail unless they took it themselves. */
+export async function notifyTaken(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  taken: { positionId: string; userId: string; byThemselves: boolean },
+): Promise<void> {
+  const { positionId, userId } = taken
+  await queueNotifications(trx, deps, at, [
+    ...(taken.byThemselves ? [] : [{ kind: 'assigned' as const, positionId, userId }]),
+    { kind: 'reminder', positionId, userId },
+  ])
+}
+
+/** The positions left their holders (unassign, removal, withdrawal): their reminders are dropped. */
+export async function notifyReleased(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  released: readonly { positionId: string; userId: string }[],
+  how: 'unassigned' | 'turnback',
+): Promise<void> {
+  await store.dropReminders(trx, { positionIds: released.map((r) => r.positionId) })
+  await queueNotifications(
+    trx,
+    deps,
+    at,
+    released.map((r) => ({ kind: how, ...r })),
+  )
+}
+
+/** The games were cancelled: each holder hears it, and no reminder follows. */
+export async function notifyCancelled(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  gameIds: readonly string[],
+): Promise<void> {
+  await store.dropReminders(trx, { gameIds })
+  const holders = await store.listHolders(trx, gameIds)
+  await queueNotifications(
+    trx,
+    deps,
+    at,
+    holders.map((h) => ({ kind: 'cancelled', positionId: h.position_id, userId: h.user_id })),
+  )
+}
+
+/** A game's time or place as it was before a change. */
+interface GameBefore {
+  readonly gameId: string
+  readonly startsAt: string
+  readonly location: string
+}
+
+/**
+ * Games whose start or place changed (already written): each holder gets `changed`; where the start moved,
+ * waiting reminders move with it. A holder already reminded gets a new reminder only if the new one is
+ * still ahead: otherwise their `changed` mail already says when the game is.
+ */
+export async function notifyChanged(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  changed: readonly GameBefore[],
+): Promise<void> {
+  if (changed.length === 0) return
+  const byGame = new Map(changed.map((c) => [c.gameId, c]))
+  const holders = await store.listHolders(trx, [...byGame.keys()])
+  if (holders.length === 0) return
+  const moved = await store.listReminders(trx, [...byGame.keys()])
+  const reminded = new Set(
+    moved.filter((r) => r.status === 'sent').map((r) => `${r.position_id}:${r.user_id}`),
+  )
+  await store.dropReminders(trx, { gameIds: [...byGame.keys()] })
+  const reminderMs = deps.limits.reminderHours * HOUR_MS
+  const items: NotificationItem[] = []
+  for (const h of holders) {
+    const before = byGame.get(h.game_id)
+    if (!before) continue
+    const ref = { positionId: h.position_id, userId: h.user_id }
+    items.push({ kind: 'changed', ...ref, before: { startsAt: before.startsAt, location: before.location } })
+    const remindAt = new Date(Date.parse(h.starts_at) - reminderMs).toISOString()
+    if (!reminded.has(`${h.position_id}:${h.user_id}`) || remindAt > at)
+      items.push({ kind: 'reminder', ...ref })
+  }
+  await queueNotifications(trx, deps, at, items)
+}
+
+/** A payment reached `paid`: its official hears how much, for which game. */
+export async function notifyPaid(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  payment: { position_id: string; official_id: string; amount_cents: number; currency: string },
+): Promise<void> {
+  await queueNotifications(trx, deps, at, [
+    {
+      kind: 'paid',
+      positionId: payment.position_id,
+      userId: payment.official_id,
+      amount: { cents: payment.amount_cents, currency: payment.currency },
+    },
+  ])
+}

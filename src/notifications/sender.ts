@@ -1,0 +1,361 @@
+// The notification sender: runs in the dispatcher's process (`serve`, `refdesk worker`). It leases due
+// notifications in batches, decides each (opted out → skipped, a reminder whose game has started →
+// dropped, no SMTP → unsent), mails the rest over one pooled SMTP transport with bounded concurrency, and
+// settles every outcome under the lease it was sent under. Several senders share one database: a row is
+// leased by one at a time, so each notification is mailed at most once, except when a sender dies
+// between the SMTP server's acceptance and the record (then the next holder mails it again with the
+// same Message-ID, which mail clients collapse).
+import { randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
+import { hostname } from 'node:os'
+import nodemailer from 'nodemailer'
+import { systemClock, type Clock } from '../clock.js'
+import type { NotificationKindName, NotificationPayload } from '../schemas/notifications.js'
+import type { Database } from '../store/database.js'
+import * as store from '../store/notifications.js'
+import type { NotificationOutcome } from '../store/notifications.js'
+import type { Listener } from '../store/outbox.js'
+import type { NotificationRow } from '../store/tables.js'
+import { renderNotification, type RenderedMail } from './render.js'
+import type { NotifierSettings } from './settings.js'
+
+export interface NotifierLog {
+  info(obj: object, msg: string): void
+  warn(obj: object, msg: string): void
+  error(obj: object, msg: string): void
+}
+
+/** App paths (no origin) the mails link to; the composition root builds them from the app's paths. */
+interface NotificationPaths {
+  schedule(): string
+  earnings(): string
+  league(leagueId: string): string
+  profile(): string
+  unsubscribe(token: string): string
+}
+
+/** What a mail goes out as; tests and the bench may hand their own. */
+export interface MailTransport {
+  send(mail: {
+    to: string
+    subject: string
+    text: string
+    html: string
+    messageId: string
+    headers: Record<string, string>
+  }): Promise<void>
+  close(): void
+}
+
+export interface NotifierOptions {
+  database: Pick<Database, 'db' | 'listenForNotifications'>
+  settings: NotifierSettings
+  paths: NotificationPaths
+  /** Default: SMTP at `settings.smtpUrl`, else none (notifications are marked unsent). */
+  transport?: MailTransport
+  /** Decides what is due (reminders); tests move it. */
+  clock?: Clock
+  log?: NotifierLog
+  /** How long a lease holds; default enough for a batch at the timeout. */
+  leaseMs?: number
+}
+
+export interface Notifier {
+  readonly owner: string
+  /** Look for due notifications now. */
+  wake(): void
+  /** Resolves once no round is running or asked for (tests: wake, then wait for the outcome). */
+  idle(): Promise<void>
+  stop(): Promise<void>
+}
+
+const silent: NotifierLog = { info() {}, warn() {}, error() {} }
+
+function smtpTransport(settings: NotifierSettings): MailTransport | undefined {
+  if (settings.smtpUrl === undefined) return undefined
+  const transport = nodemailer.createTransport({
+    url: settings.smtpUrl,
+    pool: true,
+    maxConnections: settings.concurrency,
+    maxMessages: Infinity,
+    connectionTimeout: settings.timeoutMs,
+    greetingTimeout: settings.timeoutMs,
+    socketTimeout: settings.timeoutMs,
+  })
+  return {
+    async send(mail) {
+      await transport.sendMail({ from: settings.from, ...mail })
+    },
+    close: () => transport.close(),
+  }
+}
+
+export function startNotifier(options: NotifierOptions): Notifier {
+  const loop = new SendLoop(options)
+  loop.wake()
+  return { owner: loop.owner, wake: () => loop.wake(), idle: () => loop.idle(), stop: () => loop.stop() }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+class SendLoop {
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
+  private readonly db: NotifierOptions['database']['db']
+  private readonly settings: NotifierSettings
+  private readonly paths: NotificationPaths
+  private readonly transport: MailTransport | undefined
+  private readonly ownsTransport: boolean
+  private readonly clock: Clock
+  private readonly log: NotifierLog
+  private readonly batch: number
+  private readonly leaseMs: number
+  private readonly listener: Listener
+  private timer: NodeJS.Timeout | undefined
+  private pumping: Promise<void> | undefined
+  private again = false
+  private stopping = false
+
+  constructor(options: NotifierOptions) {
+    this.db = options.database.db
+    this.settings = options.settings
+    this.paths = options.paths
+    this.transport = options.transport ?? smtpTransport(options.settings)
+    this.ownsTransport = options.transport === undefined
+    this.clock = options.clock ?? systemClock
+    this.log = options.log ?? silent
+    this.batch = this.settings.concurrency * 4
+    // Each mail of a batch may take the whole timeout, `concurrency` at a time.
+    this.leaseMs =
+      options.leaseMs ?? (this.batch / this.settings.concurrency + 1) * this.settings.timeoutMs + 1000
+    this.listener = options.database.listenForNotifications(
+      () => this.wake(),
+      (err) => this.log.warn({ err }, 'notification LISTEN connection'),
+    )
+  }
+
+  wake(): void {
+    if (this.stopping) return
+    if (this.pumping) {
+      this.again = true
+      return
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = undefined
+      if (this.again) this.wake()
+    })
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      let leased: number
+      do {
+        this.again = false
+        leased = await this.round()
+      } while ((leased === this.batch || this.again) && !this.stopping)
+      if (!this.stopping) await this.armTimer()
+    } catch (err) {
+      this.log.error({ err }, 'notification sender scan failed')
+      this.arm(this.clock.now() + this.settings.pollIntervalMs)
+    }
+  }
+
+  /** Wakes for the next reminder or retry, and at least every poll interval. */
+  private async armTimer(): Promise<void> {
+    const due = await store.nextNotificationDueAt(this.db)
+    const now = this.clock.now()
+    const poll = now + this.settings.pollIntervalMs
+    this.arm(due === null ? poll : Math.max(now, Math.min(Date.parse(due), poll)))
+  }
+
+  private arm(at: number): void {
+    clearTimeout(this.timer)
+    // The clock may be a test's: the wait is measured on it, the timer on the real one.
+    this.timer = setTimeout(() => this.wake(), Math.max(0, at - this.clock.now()))
+    this.timer.unref()
+  }
+
+  /** One batch: leased, decided, sent, settled. Answers how many rows it leased. */
+  private async round(): Promise<number> {
+    const now = this.clock.now()
+    const lease = { owner: this.owner, until: iso(now + this.leaseMs) }
+    const rows = await store.leaseDueNotifications(this.db, { ...lease, now: iso(now), limit: this.batch })
+    if (rows.length === 0) return 0
+    const emails = rows.map((r) => r.email)
+    const [optouts, zones] = await Promise.all([
+      store.listOptouts(this.db, emails),
+      store.listProfileZones(this.db, emails),
+    ])
+    const off = new Set(optouts.map((o) => `${o.email}\n${o.kind}`))
+    const zoneOf = new Map(zones.map((z) => [z.email, z.time_zone]))
+    const outcomes: NotificationOutcome[] = []
+    const toSend: { row: NotificationRow; payload: NotificationPayload }[] = []
+    const settle = (row: NotificationRow, status: NotificationOutcome['status'], lastError: string | null) =>
+      outcomes.push({
+        id: row.id,
+        lease,
+        status,
+        attempts: row.attempts,
+        lastError,
+        dueAt: row.due_at,
+        sentAt: null,
+      })
+    for (const row of rows) {
+      const payload = JSON.parse(row.payload) as NotificationPayload
+      if (off.has(`${row.email}\n${row.kind}`)) settle(row, 'skipped', 'opted_out')
+      else if (row.kind === 'reminder' && Date.parse(payload.startsAt) <= now)
+        settle(row, 'dropped', 'game_started')
+      else if (!this.transport) settle(row, 'unsent', 'smtp_not_configured')
+      else toSend.push({ row, payload })
+    }
+    outcomes.push(...(await this.sendAll(toSend, zoneOf, lease)))
+    const recorded = await store.recordOutcomes(this.db, outcomes)
+    for (const o of outcomes)
+      if (!recorded.has(o.id))
+        this.log.warn({ notificationId: o.id }, 'notification lease lost before its outcome was recorded')
+    return rows.length
+  }
+
+  /** Mails the batch, `concurrency` at a time, each with a fresh unsubscribe token for its kind. */
+  private async sendAll(
+    jobs: readonly { row: NotificationRow; payload: NotificationPayload }[],
+    zoneOf: ReadonlyMap<string, string>,
+    lease: { owner: string; until: string },
+  ): Promise<NotificationOutcome[]> {
+    if (jobs.length === 0 || !this.transport) return []
+    const transport = this.transport
+    const at = iso(this.clock.now())
+    const tokens = jobs.map(() => randomBytes(32).toString('base64url'))
+    await store.insertUnsubscribeTokens(
+      this.db,
+      jobs.map(({ row }, i) => ({
+        token_hash: sha256(tokens[i]!),
+        email: row.email,
+        kind: row.kind,
+        created_at: at,
+      })),
+    )
+    const outcomes: NotificationOutcome[] = []
+    let next = 0
+    const worker = async () => {
+      while (next < jobs.length) {
+        const i = next++
+        const { row, payload } = jobs[i]!
+        const zone = zoneOf.get(row.email) ?? payload.leagueTimeZone
+        let mail: ReturnType<SendLoop['render']>
+        try {
+          mail = this.render(row, payload, zone, tokens[i]!)
+        } catch (err) {
+          // A mail that cannot be rendered never will be: recorded, not retried.
+          this.log.error({ err, notificationId: row.id }, 'notification could not be rendered')
+          outcomes.push({
+            id: row.id,
+            lease,
+            status: 'failed',
+            attempts: row.attempts,
+            lastError: 'render_error',
+            dueAt: row.due_at,
+            sentAt: null,
+          })
+          continue
+        }
+        outcomes.push(await this.sendOne(transport, row, mail, lease))
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, jobs.length) }, worker))
+    return outcomes
+  }
+
+  private render(
+    row: NotificationRow,
+    payload: NotificationPayload,
+    zone: string,
+    token: string,
+  ): RenderedMail & { unsubscribe: string } {
+    const origin = this.settings.publicUrl
+    const action =
+      row.kind === 'turnback'
+        ? this.paths.league(row.league_id)
+        : row.kind === 'paid'
+          ? this.paths.earnings()
+          : this.paths.schedule()
+    const unsubscribe = origin + this.paths.unsubscribe(token)
+    const mail = renderNotification(row.kind as NotificationKindName, payload, zone, {
+      action: origin + action,
+      unsubscribe,
+      preferences: origin + this.paths.profile(),
+    })
+    return { ...mail, unsubscribe }
+  }
+
+  private async sendOne(
+    transport: MailTransport,
+    row: NotificationRow,
+    mail: RenderedMail & { unsubscribe: string },
+    lease: { owner: string; until: string },
+  ): Promise<NotificationOutcome> {
+    const attempts = row.attempts + 1
+    const base = { id: row.id, lease, attempts }
+    // An attempt that could outlive its lease is not started: the next holder sends it.
+    if (Date.parse(lease.until) - this.clock.now() < this.settings.timeoutMs)
+      return {
+        ...base,
+        attempts: row.attempts,
+        status: 'pending',
+        lastError: row.last_error,
+        dueAt: row.due_at,
+        sentAt: null,
+      }
+    try {
+      await transport.send({
+        to: row.email,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: `<${row.id}@refdesk>`,
+        headers: {
+          'List-Unsubscribe': `<${mail.unsubscribe}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          'X-RefDesk-Notification': row.kind,
+        },
+      })
+      const now = iso(this.clock.now())
+      this.log.info({ notificationId: row.id, kind: row.kind, attempt: attempts }, 'notification sent')
+      return { ...base, status: 'sent', lastError: null, dueAt: row.due_at, sentAt: now }
+    } catch (err) {
+      const error = classify(err)
+      const delay = error.permanent ? undefined : this.settings.retrySchedule[attempts]
+      const status = delay === undefined ? 'failed' : 'pending'
+      this.log.warn(
+        { notificationId: row.id, kind: row.kind, attempt: attempts, error: error.code, status },
+        'notification attempt failed',
+      )
+      const dueAt = delay === undefined ? row.due_at : iso(this.clock.now() + delay)
+      return { ...base, status, lastError: error.code, dueAt, sentAt: null }
+    }
+  }
+
+  async idle(): Promise<void> {
+    while (this.pumping) await this.pumping
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true
+    clearTimeout(this.timer)
+    await this.listener.close()
+    await this.pumping
+    if (this.ownsTransport) this.transport?.close()
+  }
+}
+
+const sha256 = (token: string): string => createHash('sha256').update(token).digest('hex')
+
+/** An SMTP refusal (5xx) is final; a 4xx, a time-out or a lost connection is tried again. */
+function classify(err: unknown): { code: string; permanent: boolean } {
+  const e = err as { responseCode?: number; code?: string }
+  if (typeof e.responseCode === 'number')
+    return { code: `smtp_${e.responseCode}`, permanent: e.responseCode >= 500 }
+  if (e.code === 'ETIMEDOUT') return { code: 'timeout', permanent: false }
+  if (e.code === 'ECONNECTION' || e.code === 'ECONNREFUSED')
+    return { code: 'connection_refused', permanent: false }
+  return { code: 'smtp_error', permanent: false }
+}

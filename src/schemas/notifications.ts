@@ -1,0 +1,56 @@
+// The notifications' words and the snapshot each one carries from the change that caused it to the mail.
+// The kinds, their recipients and their subject words are the contract (DESIGN.md, "Notifications").
+export const NOTIFICATION_KINDS = [
+  'assigned',
+  'changed',
+  'cancelled',
+  'unassigned',
+  'reminder',
+  'turnback',
+  'paid',
+] as const
+
+export type NotificationKindName = (typeof NOTIFICATION_KINDS)[number]
+
+/** The word a subject starts with (before the colon), which also labels the kind on Profile. */
+export const NOTIFICATION_WORD: Readonly<Record<NotificationKindName, string>> = {
+  assigned: 'Assigned',
+  changed: 'Changed',
+  cancelled: 'Cancelled',
+  unassigned: 'Unassigned',
+  reminder: 'Reminder',
+  turnback: 'Turnback',
+  paid: 'Paid',
+}
+
+/** What Profile says each checkbox is for. */
+export const NOTIFICATION_HELP: Readonly<Record<NotificationKindName, string>> = {
+  assigned: 'someone else gives you a game',
+  changed: 'the time or place of a game you hold changes',
+  cancelled: 'a game you hold is cancelled',
+  unassigned: 'you are taken off a game',
+  reminder: 'a game you hold is coming up',
+  turnback: 'an official gives back a game of a league you organize',
+  paid: 'you are paid for a game',
+}
+
+/** A notification's content, as its change left things (JSON in `notifications.payload`). */
+export interface NotificationPayload {
+  readonly gameId: string
+  readonly positionId: string
+  readonly label: string
+  readonly sport: string
+  readonly startsAt: string
+  readonly location: string
+  readonly leagueId: string
+  readonly leagueName: string
+  /** The league's time zone, used when the recipient has not chosen one. */
+  readonly leagueTimeZone: string
+  /** `changed`: what it was, and which of time and place moved. */
+  readonly before?: { readonly startsAt: string; readonly location: string }
+  readonly changes?: readonly ('time' | 'place')[]
+  /** `turnback`: who gave the game back. */
+  readonly official?: { readonly name: string; readonly email: string }
+  /** `paid`: how much. */
+  readonly amount?: { readonly cents: number; readonly currency: string }
+}

@@ -1,0 +1,323 @@
+// The notification outbox's rows: written inside the transaction of the change that causes them, leased by
+// one sender at a time (FOR UPDATE SKIP LOCKED on PostgreSQL, a conditional update inside an IMMEDIATE
+// transaction on SQLite), and settled only under the lease they were sent under. Reminders wait in the same
+// table for their time; moving or cancelling a game drops them. The wake-up mirrors the webhook outbox's
+// on a channel of its own, so a notification never wakes the webhook dispatcher and the reverse.
+import { EventEmitter } from 'node:events'
+import { sql, type Kysely, type Transaction } from 'kysely'
+import { insertRows } from './bulk.js'
+import { isPostgres } from './dialect.js'
+import { listenOnChannel, type Listener } from './outbox.js'
+import type { Db, NewNotification, NotificationKind, NotificationRow, NotificationStatus } from './tables.js'
+
+const CHANNEL = 'refdesk_notifications'
+const signal = new EventEmitter().setMaxListeners(0)
+
+const COLUMNS = [
+  'id',
+  'kind',
+  'email',
+  'user_id',
+  'league_id',
+  'game_id',
+  'position_id',
+  'payload',
+  'status',
+  'attempts',
+  'last_error',
+  'created_at',
+  'due_at',
+] as const
+
+export async function insertNotifications(
+  trx: Transaction<Db>,
+  rows: readonly NewNotification[],
+): Promise<void> {
+  if (rows.length === 0) return
+  await insertRows(trx, 'notifications', COLUMNS, rows)
+  if (isPostgres(trx)) await sql`select pg_notify(${CHANNEL}, '')`.execute(trx)
+  signal.emit('notifications')
+}
+
+/** Wakes this process's senders; on PostgreSQL also `listenForNotifications` in other processes. */
+export function onNotifications(listener: () => void): () => void {
+  signal.on('notifications', listener)
+  return () => signal.off('notifications', listener)
+}
+
+export function listenForNotifications(
+  url: string,
+  listener: () => void,
+  onError: (error: unknown) => void,
+): Listener {
+  return listenOnChannel(url, CHANNEL, listener, onError)
+}
+
+/** A position's holder as a notification addresses them. */
+export interface HolderRow {
+  position_id: string
+  game_id: string
+  user_id: string
+  starts_at: string
+}
+
+/** Who holds a claimed position in the games (cancelled games' too: their holders keep their claims). */
+export async function listHolders(
+  db: Kysely<Db>,
+  gameIds: readonly string[],
+  statuses: readonly ('claimed' | 'completed')[] = ['claimed'],
+): Promise<HolderRow[]> {
+  if (gameIds.length === 0) return []
+  return db
+    .selectFrom('claims')
+    .innerJoin('positions', 'positions.id', 'claims.position_id')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .select(['positions.id as position_id', 'positions.game_id', 'claims.user_id', 'games.starts_at'])
+    .where('positions.game_id', 'in', gameIds)
+    .where('positions.status', 'in', statuses)
+    .orderBy('positions.seq')
+    .execute()
+}
+
+/** What a notification says about its position, game and league, as the change left them. */
+export interface PositionContextRow {
+  position_id: string
+  label: string
+  pay_cents: number
+  game_id: string
+  sport: string
+  starts_at: string
+  location: string
+  league_id: string
+  league_name: string
+  currency: string
+  organizer_id: string
+}
+
+export async function listPositionContext(
+  db: Kysely<Db>,
+  positionIds: readonly string[],
+): Promise<PositionContextRow[]> {
+  if (positionIds.length === 0) return []
+  return db
+    .selectFrom('positions')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .innerJoin('leagues', 'leagues.id', 'games.league_id')
+    .select([
+      'positions.id as position_id',
+      'positions.label',
+      'positions.pay_cents',
+      'games.id as game_id',
+      'games.sport',
+      'games.starts_at',
+      'games.location',
+      'leagues.id as league_id',
+      'leagues.name as league_name',
+      'leagues.currency',
+      'leagues.organizer_id',
+    ])
+    .where('positions.id', 'in', positionIds)
+    .execute()
+}
+
+export async function listRecipients(
+  db: Kysely<Db>,
+  userIds: readonly string[],
+): Promise<{ id: string; email: string; name: string }[]> {
+  if (userIds.length === 0) return []
+  return db.selectFrom('users').select(['id', 'email', 'name']).where('id', 'in', userIds).execute()
+}
+
+/** The reminders of these games that are waiting or went out, by position and holder. */
+export async function listReminders(
+  db: Kysely<Db>,
+  gameIds: readonly string[],
+): Promise<{ position_id: string | null; user_id: string | null; status: NotificationStatus }[]> {
+  if (gameIds.length === 0) return []
+  return db
+    .selectFrom('notifications')
+    .select(['position_id', 'user_id', 'status'])
+    .where('game_id', 'in', gameIds)
+    .where('kind', '=', 'reminder')
+    .where('status', 'in', ['pending', 'sent'])
+    .execute()
+}
+
+/** Waiting reminders of these games (or of these positions only) will not be sent. */
+export async function dropReminders(
+  trx: Transaction<Db>,
+  by: { gameIds: readonly string[] } | { positionIds: readonly string[] },
+): Promise<void> {
+  const ids = 'gameIds' in by ? by.gameIds : by.positionIds
+  if (ids.length === 0) return
+  await trx
+    .updateTable('notifications')
+    .set({ status: 'dropped', lease_owner: null, lease_until: null })
+    .where('gameIds' in by ? 'game_id' : 'position_id', 'in', ids)
+    .where('kind', '=', 'reminder')
+    .where('status', '=', 'pending')
+    .execute()
+}
+
+export interface NotificationLeaseRequest {
+  owner: string
+  now: string
+  until: string
+  limit: number
+}
+
+/** Leases up to `limit` due notifications, oldest due first; no two senders get the same row. */
+export async function leaseDueNotifications(
+  db: Kysely<Db>,
+  req: NotificationLeaseRequest,
+): Promise<NotificationRow[]> {
+  if (req.limit <= 0) return []
+  const due = (handle: Kysely<Db>) =>
+    handle
+      .selectFrom('notifications')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('due_at', '<=', req.now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', req.now)]))
+      .orderBy('due_at')
+      .orderBy('seq')
+      .limit(req.limit)
+  const take = (handle: Kysely<Db>, ids: ReturnType<typeof due> | string[]) =>
+    handle
+      .updateTable('notifications')
+      .set({ lease_owner: req.owner, lease_until: req.until })
+      .where('id', 'in', ids)
+      .where('status', '=', 'pending')
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', req.now)]))
+      .returningAll()
+      .execute()
+  // PostgreSQL checks the conditions again on the locked row version: a row another sender leased meanwhile
+  // is passed over, never leased twice.
+  if (isPostgres(db)) return take(db, due(db).forUpdate().skipLocked())
+  return db.transaction().execute(async (trx) => {
+    const ids = (await due(trx).execute()).map((r) => r.id)
+    return ids.length === 0 ? [] : take(trx, ids)
+  })
+}
+
+/** The opted-out (address, kind) pairs among these addresses. */
+export async function listOptouts(
+  db: Kysely<Db>,
+  emails: readonly string[],
+): Promise<{ email: string; kind: NotificationKind }[]> {
+  if (emails.length === 0) return []
+  return db
+    .selectFrom('notification_optouts')
+    .select(['email', 'kind'])
+    .where('email', 'in', [...new Set(emails)])
+    .execute()
+}
+
+export async function listProfileZones(
+  db: Kysely<Db>,
+  emails: readonly string[],
+): Promise<{ email: string; time_zone: string }[]> {
+  if (emails.length === 0) return []
+  return db
+    .selectFrom('profiles')
+    .select(['email', 'time_zone'])
+    .where('email', 'in', [...new Set(emails)])
+    .execute()
+}
+
+export async function insertUnsubscribeTokens(
+  db: Kysely<Db>,
+  rows: readonly { token_hash: string; email: string; kind: NotificationKind; created_at: string }[],
+): Promise<void> {
+  if (rows.length === 0) return
+  await insertRows(db, 'unsubscribe_tokens', ['token_hash', 'email', 'kind', 'created_at'], rows)
+}
+
+/** A finished attempt, or a decision not to send, for one leased notification. */
+export interface NotificationOutcome {
+  id: string
+  lease: { owner: string; until: string }
+  status: NotificationStatus
+  attempts: number
+  lastError: string | null
+  dueAt: string
+  sentAt: string | null
+}
+
+/**
+ * Settles outcomes in one statement, each only while the lease it was sent under still holds; answers the
+ * ids recorded.
+ */
+export async function recordOutcomes(
+  db: Kysely<Db>,
+  outcomes: readonly NotificationOutcome[],
+): Promise<Set<string>> {
+  const recorded = new Set<string>()
+  for (let start = 0; start < outcomes.length; start += 500) {
+    const chunk = outcomes.slice(start, start + 500)
+    const values = sql.join(
+      chunk.map(
+        (o) =>
+          sql`(${o.id}, ${o.lease.owner}, ${o.lease.until}, ${o.status}, cast(${o.attempts} as integer),
+            ${o.lastError}, ${o.dueAt}, ${o.sentAt})`,
+      ),
+    )
+    const { rows } = await sql<{ id: string }>`
+      with v (id, owner, lease_until, status, attempts, last_error, due_at, sent_at) as (values ${values})
+      update notifications
+      set status = v.status, attempts = v.attempts, last_error = v.last_error, due_at = v.due_at,
+        sent_at = v.sent_at, lease_owner = null, lease_until = null
+      from v
+      where notifications.id = v.id and notifications.lease_owner = v.owner
+        and notifications.lease_until = v.lease_until
+      returning notifications.id`.execute(db)
+    for (const row of rows) recorded.add(row.id)
+  }
+  return recorded
+}
+
+/** When the next pending notification falls due (a reminder, a retry, an expired lease). */
+export async function nextNotificationDueAt(db: Kysely<Db>): Promise<string | null> {
+  const row = await db
+    .selectFrom('notifications')
+    .select(sql<string | null>`min(coalesce(lease_until, due_at))`.as('at'))
+    .where('status', '=', 'pending')
+    .executeTakeFirst()
+  return row?.at ?? null
+}
+
+/** The address and kind an unsubscribe token was issued for. */
+export function findUnsubscribeToken(
+  db: Kysely<Db>,
+  tokenHash: string,
+): Promise<{ email: string; kind: NotificationKind } | undefined> {
+  return db
+    .selectFrom('unsubscribe_tokens')
+    .select(['email', 'kind'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst()
+}
+
+/** The address gets no more mail of these kinds (already off stays off). */
+export async function addOptouts(
+  db: Kysely<Db>,
+  email: string,
+  kinds: readonly NotificationKind[],
+  at: string,
+): Promise<void> {
+  if (kinds.length === 0) return
+  await db
+    .insertInto('notification_optouts')
+    .values(kinds.map((kind) => ({ email, kind, created_at: at })))
+    .onConflict((oc) => oc.columns(['email', 'kind']).doNothing())
+    .execute()
+}
+
+export async function removeOptouts(
+  db: Kysely<Db>,
+  email: string,
+  kinds: readonly NotificationKind[],
+): Promise<void> {
+  if (kinds.length === 0) return
+  await db.deleteFrom('notification_optouts').where('email', '=', email).where('kind', 'in', kinds).execute()
+}

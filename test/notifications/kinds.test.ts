@@ -1,0 +1,163 @@
+// Every kind of the contract, caused the way a partner, an organizer or an official causes it, read as its
+// recipient reads it: subject word, time in their zone, the change itself.
+import { describe, expect, it } from 'vitest'
+import { issueKey } from '../../src/domain/api-keys.js'
+import { claimPosition, withdrawClaim } from '../../src/domain/assignments.js'
+import { CONSOLE_CALLER } from '../../src/domain/caller.js'
+import { markPaid } from '../../src/domain/payments.js'
+import { setTimeZone } from '../../src/domain/profiles.js'
+import { clientFor, uniqueSource, useTestApp } from '../helpers/app.js'
+import { seedGame, seedPayment } from '../helpers/fixtures.js'
+import { useMail } from './mail.js'
+
+describe('notification kinds', () => {
+  const t = useTestApp()
+  const mail = useMail(t)
+
+  /** A partner whose key's organizer has a real address, a league, Ann (official) and a game held by Ann. */
+  async function held() {
+    const source = uniqueSource()
+    const organizer = `org-${source}@example.com`
+    const issued = await issueKey(t.deps, { source, organizerEmail: organizer })
+    const p = clientFor(t.app, `Bearer ${issued.key}`)
+    const leagueId = (await p.post('/leagues', { name: 'Valley League' })).body.data.id as string
+    const ann = `ann-${source}@example.com`
+    const userId = (
+      await p.post(`/leagues/${leagueId}/officials`, { externalId: 'ann', name: 'Ann', email: ann })
+    ).body.data.userId as string
+    const game = await seedGame(t.deps.db, leagueId)
+    expect((await p.post(`/games/${game.id}/assign`, { userId })).status).toBe(200)
+    mail.start()
+    await mail.flush()
+    mail.received.length = 0
+    return { p, leagueId, userId, ann, organizer, game, positionId: game.positionIds[0]! }
+  }
+
+  const subjects = async () => (await mail.mails()).map((m) => [m.to, m.subject])
+  const reminders = (gameId: string) =>
+    t.deps.db
+      .selectFrom('notifications')
+      .select(['status', 'due_at'])
+      .where('game_id', '=', gameId)
+      .where('kind', '=', 'reminder')
+      .orderBy('seq')
+      .execute()
+
+  it('changed (PATCH startsAt): old and new time in the recipient’s zone; the reminder moves', async () => {
+    const { p, ann, game } = await held()
+    await setTimeZone(t.deps, { email: ann }, 'America/New_York')
+    await p.patch(`/games/${game.id}`, { startsAt: '2030-05-02T18:00:00Z' })
+    await mail.flush()
+    const [changed] = await mail.mails()
+    expect(changed!.subject).toBe('Changed: soccer, Thu, May 2, 2:00 PM EDT')
+    expect(changed!.text).toContain('Time: Wed, May 1, 2030, 2:00 PM EDT -> Thu, May 2, 2030, 2:00 PM EDT')
+    expect(changed!.html).toContain('<s style="color:#6b7280;">Wed, May 1, 2030, 2:00 PM EDT</s>')
+    expect(await reminders(game.id)).toEqual([
+      { status: 'dropped', due_at: '2030-04-30T18:00:00.000Z' },
+      { status: 'pending', due_at: '2030-05-01T18:00:00.000Z' },
+    ])
+  })
+
+  it('changed (upsert-update of location); nothing for an unchanged re-post', async () => {
+    const { p, leagueId, ann } = await held()
+    const game = await seedGame(t.deps.db, leagueId, { externalId: 'g-1' })
+    const userId = (await p.get(`/leagues/${leagueId}/officials`)).body.data[0].userId
+    await p.post(`/games/${game.id}/assign`, { userId })
+    const item = {
+      externalId: 'g-1',
+      sport: 'soccer',
+      startsAt: '2030-05-01T18:00:00.000Z',
+      location: 'Field 1',
+    }
+    await p.post(`/leagues/${leagueId}/games`, { games: [item] })
+    await p.post(`/leagues/${leagueId}/games`, { games: [{ ...item, location: 'Field 9' }] })
+    await mail.flush()
+    expect((await subjects()).sort()).toEqual([
+      [ann, 'Assigned: soccer, Wed, May 1, 6:00 PM UTC'],
+      [ann, 'Changed: soccer, Wed, May 1, 6:00 PM UTC'],
+    ])
+    const changed = (await mail.mails()).find((m) => m.subject?.startsWith('Changed'))!
+    expect(changed.text).toContain('Place: Field 1 -> Field 9')
+  })
+
+  it('cancelled (DELETE /games/{id}); the reminder is dropped', async () => {
+    const { p, ann, game } = await held()
+    await p.delete(`/games/${game.id}`)
+    await mail.flush()
+    expect(await subjects()).toEqual([[ann, 'Cancelled: soccer, Wed, May 1, 6:00 PM UTC']])
+    expect((await reminders(game.id)).map((r) => r.status)).toEqual(['dropped'])
+  })
+
+  it('unassigned (DELETE /games/{id}/assign, and removal from the league)', async () => {
+    const { p, leagueId, userId, ann, game, positionId } = await held()
+    await p.delete(`/games/${game.id}/assign`, { positionId })
+    const other = await seedGame(t.deps.db, leagueId, { startsAt: '2030-06-01T18:00:00.000Z' })
+    await p.post(`/games/${other.id}/assign`, { userId })
+    await p.delete(`/leagues/${leagueId}/officials/${userId}`)
+    await mail.flush()
+    // A batch goes out several at a time: in any order.
+    expect((await subjects()).sort()).toEqual([
+      [ann, 'Assigned: soccer, Sat, Jun 1, 6:00 PM UTC'],
+      [ann, 'Unassigned: soccer, Sat, Jun 1, 6:00 PM UTC'],
+      [ann, 'Unassigned: soccer, Wed, May 1, 6:00 PM UTC'],
+    ])
+  })
+
+  it('turnback: the organizer hears of a withdrawal; the official gets nothing', async () => {
+    const { userId, ann, organizer, positionId } = await held()
+    await withdrawClaim(t.deps, { kind: 'person', email: ann, userIds: [userId] }, positionId)
+    await mail.flush()
+    const [turnback, ...rest] = await mail.mails()
+    expect(rest).toEqual([])
+    expect([turnback!.to, turnback!.subject]).toEqual([
+      organizer,
+      'Turnback: soccer, Wed, May 1, 6:00 PM UTC',
+    ])
+    expect(turnback!.text).toContain('Ann gave back Official')
+    expect(turnback!.text).toMatch(/https:\/\/refdesk\.example\.test\/app\/organize\/leagues\/\w+/)
+  })
+
+  it('reminder: due 24 hours before, at once when taken inside the window, never after the start', async () => {
+    const { ann, game } = await held()
+    // On PostgreSQL the file's tests share a database: other tests' games remind their own officials.
+    const mine = async () => (await subjects()).filter(([to]) => to === ann)
+    mail.clock.set('2030-04-30T17:59:00.000Z')
+    await mail.flush()
+    expect(await mine()).toEqual([])
+    mail.clock.set('2030-04-30T18:00:00.000Z')
+    await mail.flush()
+    expect(await mine()).toEqual([[ann, 'Reminder: soccer, Wed, May 1, 6:00 PM UTC']])
+    expect((await reminders(game.id)).map((r) => r.status)).toEqual(['sent'])
+  })
+
+  it('paid: the official hears the amount', async () => {
+    const { leagueId, userId, ann, positionId } = await held()
+    const paymentId = await seedPayment(t.deps.db, {
+      positionId,
+      officialId: userId,
+      leagueId,
+      amountCents: 4500,
+    })
+    await markPaid(t.deps, CONSOLE_CALLER, paymentId)
+    await mail.flush()
+    const [paid] = await mail.mails()
+    expect([paid!.to, paid!.subject]).toEqual([ann, 'Paid: soccer, Wed, May 1, 6:00 PM UTC'])
+    expect(paid!.text).toContain('Amount: $45.00')
+  })
+
+  it('an own claim in the app sends no `assigned` mail', async () => {
+    const { p, leagueId, userId, ann } = await held()
+    void p
+    const game = await seedGame(t.deps.db, leagueId)
+    await claimPosition(
+      t.deps,
+      { kind: 'person', email: ann, userIds: [userId] },
+      {
+        gameId: game.id,
+        positionId: game.positionIds[0]!,
+      },
+    )
+    await mail.flush()
+    expect(mail.received).toEqual([])
+  })
+})
