@@ -148,6 +148,7 @@ describe('in-app assignment services', () => {
         email: expect.stringContaining('@placeholder.refdesk.invalid'),
         externalId: 'ann',
         source: p.source,
+        level: null,
         createdAt: expect.any(String),
       })
       expect(await eventNames(leagueId)).toEqual(['official.joined', 'position.claimed'])

@@ -435,7 +435,6 @@ describe('assignments', () => {
         payCents: 4550,
         payDollars: 45.5,
         status: 'completed',
-        minLevel: null,
         game: {
           id: early.id,
           leagueId,
