@@ -10,6 +10,8 @@ const EXTENSIONS = [
   'retryWebhookDelivery',
   'recoverWebhook',
   'enableWebhook',
+  'addPosition',
+  'removePosition',
   'listCandidates',
   'createAssignmentPlan',
   'getAssignmentPlan',
