@@ -31,7 +31,10 @@ describe('the payouts CSV', () => {
       await seedMembership(db, league, official)
       officials.push(official)
     }
-    const game = await seedGame(db, league, { positions: officials.map((officialId) => ({ officialId })) })
+    const game = await seedGame(db, league, {
+      startsAt: '2020-05-01T18:00:00.000Z',
+      positions: officials.map((officialId) => ({ officialId })),
+    })
     const olga = await t.signIn(olgaEmail)
     await olga.get(`/app/organize/games/${game.id}/complete`)
     expect((await olga.post(`/app/organize/games/${game.id}/complete`)).status).toBe(303)
