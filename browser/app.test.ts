@@ -203,7 +203,7 @@ describe('the RefDesk app in chromium', () => {
 
     await sam.getByRole('link', { name: 'Profile' }).click()
     await sam.getByLabel('Time zone').selectOption('America/New_York')
-    await sam.getByRole('button', { name: 'Save' }).click()
+    await sam.getByRole('button', { name: 'Save time zone' }).click()
     expect(await notice(sam)).toBe('Saved.')
     expect(await checkPage(sam, 'profile')).toEqual([])
     await sam.getByRole('link', { name: 'Open games' }).click()
