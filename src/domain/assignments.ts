@@ -129,6 +129,8 @@ export async function claimFor(
     inApp: boolean
     /** Whether the official took it themselves (no `assigned` mail); default `inApp`. */
     byThemselves?: boolean
+    /** The organizer's "Assign anyway" (conflicts.ts). */
+    force?: boolean
   },
   at: string,
 ): Promise<GameDetail> {
@@ -140,7 +142,14 @@ export async function claimFor(
   const position = pickPosition(game, gamePositions, claim.positionId, membership.level)
   const league = (await leagues.findLeague(trx, leagueId)) ?? fail('game_not_found')
   const by = claim.by ?? 'organizer'
-  const refusal = await refusalFor(trx, { league, game, position, userId: user.id, by })
+  const refusal = await refusalFor(trx, {
+    league,
+    game,
+    position,
+    userId: user.id,
+    by,
+    force: claim.force ?? false,
+  })
   if (refusal) fail(refusal)
   if (!(await positions.claimIfOpen(trx, position.id, at))) fail('position_taken')
   try {

@@ -22,6 +22,11 @@ export interface Taking {
    * league's conflictPolicy `refuse`.
    */
   readonly by: 'partner' | 'official' | 'organizer'
+  /**
+   * The organizer's "Assign anyway" (`refdesk app assign --force`): the rules about the person's time do not
+   * refuse; `level_too_low` still does.
+   */
+  readonly force?: boolean
 }
 
 /** The first rule that refuses this taking, or null when the person may take the position. */
