@@ -74,6 +74,38 @@ export async function assignPosition(
 }
 
 /**
+ * The organizer's assign: in the app (the league's organizer) and `refdesk app assign` (the console). The
+ * official is told (`assigned` mail, not their own claim); `force` is "Assign anyway": the rules about the
+ * person's time give way, `level_too_low` never does. Like a partner's assign it may record who works a game
+ * that has started (a substitute on the day): the organizer answers for their own league (docs/decisions.md).
+ */
+export async function assignOfficial(
+  deps: Deps,
+  caller: ConsoleCaller | PersonCaller,
+  gameId: string,
+  input: { userId: string; positionId?: string | undefined; force?: boolean | undefined },
+): Promise<GameDetail> {
+  return deps.db.transaction().execute(async (trx) => {
+    const { league_id: leagueId } = await requireGame(trx, caller, gameId)
+    // Anyone who is not an official of this league reads as unknown: no user of another league leaks.
+    const membership = await memberships.findMembership(trx, leagueId, input.userId)
+    if (membership?.role !== 'official') fail('official_not_found')
+    const user = (await users.findUser(trx, input.userId)) ?? fail('official_not_found')
+    const claim = {
+      leagueId,
+      gameId,
+      positionId: input.positionId,
+      user,
+      by: 'organizer',
+      inApp: false,
+      byThemselves: false,
+      force: input.force ?? false,
+    } as const
+    return claimFor(trx, deps, claim, isoNow(deps.clock))
+  })
+}
+
+/**
  * The person's own claim in the app, for their user row that is an approved official of the game's league.
  * A game of any other league answers `game_not_found`, exactly like a game that does not exist.
  */

@@ -42,6 +42,7 @@ const COMMANDS: [string[], string[]][] = [
     [
       'claim',
       'withdraw',
+      'assign',
       'complete',
       'no-show',
       'pay',
@@ -57,6 +58,10 @@ const COMMANDS: [string[], string[]][] = [
   [
     ['app', 'claim'],
     ['<gameId>', '<userId>', '--position', '--database', 'position.claimed'],
+  ],
+  [
+    ['app', 'assign'],
+    ['<gameId>', '<userId>', '--position', '--force', '--database', 'position.claimed'],
   ],
   [
     ['app', 'withdraw'],
