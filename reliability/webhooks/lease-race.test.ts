@@ -1,8 +1,9 @@
 // A delivery record must stay consistent when an attempt outlives its lease (a slow receiver, or a group
 // commit that lags under load, as seen on PostgreSQL in faults.test.ts): its `attempts` equals the attempts
 // it recorded, and its status is what the last recorded attempt implies. The lease is shortened here
-// (DispatcherOptions.leaseMs) so that an answer arriving within the timeout still arrives after the lease,
-// which is the same state a lagging commit produces with the default lease, made deterministic.
+// (DispatcherOptions.leaseMs) so that answers arrive after several of its lengths: the dispatcher renews
+// the leases of attempts still out (issue 21, item 15), and any renewal that comes too late must still
+// leave the record consistent.
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { WebhookSettings } from '../../src/webhooks/settings.js'

@@ -74,6 +74,38 @@ export async function assignPosition(
 }
 
 /**
+ * The organizer's assign: in the app (the league's organizer) and `refdesk app assign` (the console). The
+ * official is told (`assigned` mail, not their own claim); `force` is "Assign anyway": the rules about the
+ * person's time give way, `level_too_low` never does. Like a partner's assign it may record who works a game
+ * that has started (a substitute on the day): the organizer answers for their own league (docs/decisions.md).
+ */
+export async function assignOfficial(
+  deps: Deps,
+  caller: ConsoleCaller | PersonCaller,
+  gameId: string,
+  input: { userId: string; positionId?: string | undefined; force?: boolean | undefined },
+): Promise<GameDetail> {
+  return deps.db.transaction().execute(async (trx) => {
+    const { league_id: leagueId } = await requireGame(trx, caller, gameId)
+    // Anyone who is not an official of this league reads as unknown: no user of another league leaks.
+    const membership = await memberships.findMembership(trx, leagueId, input.userId)
+    if (membership?.role !== 'official') fail('official_not_found')
+    const user = (await users.findUser(trx, input.userId)) ?? fail('official_not_found')
+    const claim = {
+      leagueId,
+      gameId,
+      positionId: input.positionId,
+      user,
+      by: 'organizer',
+      inApp: false,
+      byThemselves: false,
+      force: input.force ?? false,
+    } as const
+    return claimFor(trx, deps, claim, isoNow(deps.clock))
+  })
+}
+
+/**
  * The person's own claim in the app, for their user row that is an approved official of the game's league.
  * A game of any other league answers `game_not_found`, exactly like a game that does not exist.
  */
@@ -205,7 +237,8 @@ export async function unassignPosition(
 }
 
 /**
- * In-app withdrawal: like unassign, but the spec gives it no event. The console withdraws any claim; a
+ * In-app withdrawal: like unassign, with RefDesk's own event `position.withdrawn` (the spec names none; DESIGN.md,
+ * "Notifications"), so partners hear a turnback as the organizer does. The console withdraws any claim; a
  * person only their own, from a game that has not started, checked under the game's lock so the claim
  * cannot change hands between the check and the release.
  */
@@ -225,9 +258,16 @@ export async function withdrawClaim(
       if (game.starts_at <= at) fail('game_started')
     }
     const claim = await releaseClaim(trx, game, positionId, at)
+    const detail = await loadGameDetail(trx, await refreshGameStatus(trx, game, at))
+    const official = toClaimOfficial(claim)
+    await recordEvents(
+      trx,
+      [domainEvent('position.withdrawn', game.league_id, { game: detail, positionId, official })],
+      at,
+    )
     // The official gave the game back: the league's organizer hears it.
     await notifyReleased(trx, deps, at, [{ positionId, userId: claim.user_id }], 'turnback')
-    return loadGameDetail(trx, await refreshGameStatus(trx, game, at))
+    return detail
   })
 }
 

@@ -68,3 +68,8 @@ function zoneOffset(at: number, timeZone: string): number {
   )
   return wall - Math.floor(at / 1000) * 1000
 }
+
+/** The wall time `YYYY-MM-DDTHH:MM` the zone's clocks show at the instant (ms): a `datetime-local` value. */
+export function wallTimeAt(at: number, timeZone: string): string {
+  return new Date(at + zoneOffset(at, timeZone)).toISOString().slice(0, 16)
+}

@@ -154,23 +154,40 @@ export interface AttemptOutcome {
   deliveredAt: string | null
 }
 
+/** A lease to extend: a row whose attempt is still out, held until `until` from now on. */
+export interface LeaseRenewal {
+  id: string
+  lease: Lease
+  until: string
+}
+
+export interface LeasedWrites {
+  renewals: readonly LeaseRenewal[]
+  outcomes: readonly AttemptOutcome[]
+}
+
 /**
- * Records finished attempts in one transaction (group commit), each outcome only while its lease still
- * holds, and with them the health of their endpoints when `health` is given. Answers, per outcome, whether
- * it was recorded.
+ * Renews leases and records finished attempts in one transaction (group commit), each only while its
+ * lease still holds, and with them the health of their endpoints when `health` is given. Answers, per
+ * renewal and per outcome, whether it was written. An outcome whose lease is renewed in the same batch is
+ * recorded under the renewed lease. The caller updates its leases (`lease.until`) once this resolves.
  */
 export async function recordAttempts(
   db: Kysely<Db>,
-  outcomes: readonly AttemptOutcome[],
+  { renewals, outcomes }: LeasedWrites,
   health?: HealthCheck,
-): Promise<boolean[]> {
-  if (outcomes.length === 0) return []
+): Promise<{ renewed: boolean[]; recorded: boolean[] }> {
+  if (outcomes.length === 0 && renewals.length === 0) return { renewed: [], recorded: [] }
   return db.transaction().execute(async (trx) => {
+    const renewedIds = new Set(await renewLeased(trx, renewals))
+    const renewedUntil = new Map<Lease, string>()
+    for (const r of renewals) if (renewedIds.has(r.id)) renewedUntil.set(r.lease, r.until)
+    const untilOf = (o: AttemptOutcome) => renewedUntil.get(o.lease) ?? o.lease.until
     const recorded = new Set<AttemptOutcome>()
     // Per endpoint, whether its latest recorded attempt in this batch succeeded.
     const latest = new Map<string, { at: string; ok: boolean }>()
     for (const statement of distinctDeliveryBatches(outcomes)) {
-      const settled = new Map((await settleLeased(trx, statement)).map((r) => [r.id, r.endpoint_id]))
+      const settled = new Map((await settleLeased(trx, statement, untilOf)).map((r) => [r.id, r.endpoint_id]))
       for (const outcome of statement) {
         const endpointId = settled.get(outcome.attempt.delivery_id)
         if (endpointId === undefined) continue
@@ -186,8 +203,32 @@ export async function recordAttempts(
       const ids = (ok: boolean) => [...latest].filter(([, l]) => l.ok === ok).map(([id]) => id)
       await recordHealth(trx, { succeeded: ids(true), failed: ids(false) }, health)
     }
-    return outcomes.map((o) => recorded.has(o))
+    return {
+      renewed: renewals.map((r) => renewedIds.has(r.id)),
+      recorded: outcomes.map((o) => recorded.has(o)),
+    }
   })
+}
+
+/** Extends each lease that still holds (same owner, same end); answers the ids extended. */
+async function renewLeased(trx: Transaction<Db>, renewals: readonly LeaseRenewal[]): Promise<string[]> {
+  const extended: string[] = []
+  for (let i = 0; i < renewals.length; i += RECORD_CHUNK) {
+    const values = sql.join(
+      renewals
+        .slice(i, i + RECORD_CHUNK)
+        .map((r) => sql`(${r.id}, ${r.lease.owner}, ${r.lease.until}, ${r.until})`),
+    )
+    const { rows } = await sql<{ id: string }>`
+      with v (id, owner, lease_until, renewed_until) as (values ${values})
+      update webhook_deliveries set lease_until = v.renewed_until
+      from v
+      where webhook_deliveries.id = v.id and webhook_deliveries.lease_owner = v.owner
+        and webhook_deliveries.lease_until = v.lease_until and webhook_deliveries.status = 'pending'
+      returning webhook_deliveries.id`.execute(trx)
+    extended.push(...rows.map((r) => r.id))
+  }
+  return extended
 }
 
 /**
@@ -214,11 +255,12 @@ const RECORD_CHUNK = 500
 async function settleLeased(
   trx: Transaction<Db>,
   outcomes: readonly AttemptOutcome[],
+  untilOf: (outcome: AttemptOutcome) => string,
 ): Promise<{ id: string; endpoint_id: string }[]> {
   const values = sql.join(
     outcomes.map(
       (o) =>
-        sql`(${o.attempt.delivery_id}, ${o.lease.owner}, ${o.lease.until}, ${o.status},
+        sql`(${o.attempt.delivery_id}, ${o.lease.owner}, ${untilOf(o)}, ${o.status},
           cast(${o.attempts} as integer), cast(${o.attempt.status_code ?? null} as integer), ${o.attempt.error ?? null},
           ${o.attempt.attempted_at}, ${o.nextAttemptAt}, ${o.deliveredAt})`,
     ),

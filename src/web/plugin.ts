@@ -21,6 +21,7 @@ import { availabilityRoutes } from './routes/availability.js'
 import { calendarRoutes } from './routes/calendar.js'
 import { openGameRoutes } from './routes/open-games.js'
 import { organizeGameRoutes } from './routes/organize-games.js'
+import { organizeGameDeskRoutes } from './routes/organize-game.js'
 import { organizeOfficialRoutes } from './routes/organize-officials.js'
 import { payoutRoutes } from './routes/payouts.js'
 import { notificationRoutes } from './routes/notifications.js'
@@ -37,6 +38,7 @@ const ROUTES: readonly ((app: FastifyInstance, context: WebContext) => void)[] =
   accountRoutes,
   calendarRoutes,
   organizeGameRoutes,
+  organizeGameDeskRoutes,
   organizeOfficialRoutes,
   payoutRoutes,
   notificationRoutes,

@@ -2,6 +2,7 @@
 // type-checks `data` against this map. Every template also gets the PageContext (pages.ts): the CSRF token,
 // the person, the formatters and `path`, the app's address builders.
 import type { Earning, EarningTotal } from '../domain/earnings.js'
+import type { GameDesk } from '../domain/game-desk.js'
 import type { CompletionBlocker, GameQuery, LeagueGame, PositionLine } from '../domain/league-games.js'
 import type { LedgerLine, LedgerTotal } from '../domain/ledger.js'
 import type { PersonMembership } from '../domain/memberships.js'
@@ -61,6 +62,12 @@ export interface Views {
     game: LeagueGame
     blocker: CompletionBlocker | undefined
   }
+  'organize-game': GameDesk & {
+    /** A conflict the organizer may override: the refused choice, offered again as "Assign anyway". */
+    override: { userId: string; name: string; positionId: string } | undefined
+    levels: readonly number[]
+  }
+  'organize-cancel': GameDesk
   'organize-no-show': {
     league: OrganizedLeague
     game: LeagueGame

@@ -1,12 +1,17 @@
 // One timer that keeps the earliest of the times it is armed for: the dispatcher's next retry or poll.
+import type { Clock } from '../clock.js'
+
 export class Alarm {
   private timer: NodeJS.Timeout | undefined
   private at = Infinity
   private stopped = false
 
-  constructor(private readonly ring: () => void) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly ring: () => void,
+  ) {}
 
-  /** Rings at `at` (epoch ms) unless it is already set to ring earlier. */
+  /** Rings at `at` (epoch ms, on the clock) unless it is already set to ring earlier. */
   arm(at: number): void {
     if (this.stopped || at >= this.at) return
     clearTimeout(this.timer)
@@ -16,7 +21,7 @@ export class Alarm {
         this.at = Infinity
         this.ring()
       },
-      Math.max(0, at - Date.now()),
+      Math.max(0, at - this.clock.now()),
     )
   }
 

@@ -4,7 +4,8 @@
 // schedules the next one. Wakes on announced deliveries (this process, or any process over PostgreSQL
 // LISTEN), on its own retry timers, and otherwise polls. Any number of dispatchers can share one
 // database: a row is worked under a lease, and a lease left by a killed dispatcher expires so another one
-// retries it with the same `webhook-id`.
+// retries it with the same `webhook-id`. A lease is renewed while its attempt is out (sent, or waiting to
+// be recorded), so a slow answer or a lagging commit never lets another dispatcher send it again.
 //
 // Throughput comes from touching the database rarely: one lease statement brings a batch sized to what
 // each endpoint can take before the lease runs out (`Pacing`), the batch is sent from memory
@@ -22,6 +23,7 @@ import {
   webhookLeasesLost,
 } from '../metrics.js'
 import type { Database } from '../store/database.js'
+import type { HealthCheck } from '../store/webhook-endpoints.js'
 import * as leases from '../store/leases.js'
 import type { Listener } from '../store/outbox.js'
 import { Alarm } from './alarm.js'
@@ -49,8 +51,23 @@ export interface DispatcherOptions {
   log?: DispatcherLog
   /** How long a lease holds; default twice the timeout plus a second. */
   leaseMs?: number
-  /** Judges endpoint health (disable after failing `settings.disableAfterMs`); tests move it. */
+  /**
+   * The one time the dispatcher reads: leases and their renewals, when attempts are due, and endpoint
+   * health (disable after failing `settings.disableAfterMs`). Tests move it to expire a lease or a retry.
+   */
   clock?: Clock
+}
+
+/** One write for the dispatcher's writer: a lease to renew, or an attempt's outcome to record. */
+type LeaseWrite = { renewal: leases.LeaseRenewal } | { outcome: leases.AttemptOutcome }
+
+interface InFlight {
+  done: Promise<void>
+  lease: leases.Lease
+  /** A renewal is waiting for the writer. */
+  renewing: boolean
+  /** A renewal was refused: the lease is gone, and so is any point in renewing it. */
+  lost?: boolean
 }
 
 export interface Dispatcher {
@@ -60,6 +77,9 @@ export interface Dispatcher {
   /** Stops leasing; in-flight attempts get `graceMs` to finish, then are aborted and their leases released. */
   stop(graceMs?: number): Promise<void>
 }
+
+/** A lease is renewed once a quarter of it has passed, checked every quarter: it always has half left. */
+const RENEW_FRACTION = 4
 
 const silent: DispatcherLog = { info() {}, warn() {}, error() {} }
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -111,11 +131,17 @@ class LeaseLoop {
   private readonly agent: Agent
   private readonly pacing: Pacing
   private readonly queues = new EndpointQueues()
-  private readonly recorder: GroupCommit<leases.AttemptOutcome, boolean>
-  private readonly alarm = new Alarm(() => this.wake())
+  private readonly clock: Clock
+  /**
+   * The one writer of attempts and lease renewals, one batch at a time: a renewal and a recording of the
+   * same lease never race, and each reads the lease as the last written batch left it.
+   */
+  private readonly writer: GroupCommit<LeaseWrite, boolean>
+  private readonly alarm: Alarm
+  private readonly renewTimer: NodeJS.Timeout
   private readonly listener: Listener
-  /** Every unfinished job (sending or waiting to be recorded), by delivery id, with its lease's end. */
-  private readonly inFlight = new Map<string, { done: Promise<void>; leaseUntil: string }>()
+  /** Every unfinished job (sending or waiting to be recorded), by delivery id, with its current lease. */
+  private readonly inFlight = new Map<string, InFlight>()
   /** Aborts every attempt still in flight when the stop's grace period ends. */
   private readonly abort = new AbortController()
   private stopping = false
@@ -139,16 +165,18 @@ class LeaseLoop {
       ...(options.ca !== undefined && { ca: options.ca }),
     })
     this.pacing = new Pacing(this.settings.perEndpointConcurrency, this.leaseMs)
-    const clock = options.clock ?? systemClock
+    const clock = (this.clock = options.clock ?? systemClock)
+    this.alarm = new Alarm(clock, () => this.wake())
     const disableAfterMs = this.settings.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS
     const health = () => {
       const now = clock.now()
       return { now: iso(now), disableFailingSince: iso(now - disableAfterMs) }
     }
-    this.recorder = groupCommit((outcomes) => leases.recordAttempts(this.db, outcomes, health()), {
+    this.writer = groupCommit((writes) => this.write(writes, health()), {
       windowMs: RECORD_WINDOW_MS,
       maxBatch: RECORD_BATCH,
     })
+    this.renewTimer = setInterval(() => this.renew(), this.leaseMs / RENEW_FRACTION).unref()
     this.listener = options.database.listenForWork(
       () => this.wake(),
       (err) => this.log.warn({ err }, 'webhook LISTEN connection'),
@@ -174,7 +202,7 @@ class LeaseLoop {
   }
 
   private async pump(): Promise<void> {
-    const poll = () => this.alarm.arm(Date.now() + this.settings.pollIntervalMs)
+    const poll = () => this.alarm.arm(this.clock.now() + this.settings.pollIntervalMs)
     try {
       let scanned = false
       do {
@@ -190,7 +218,7 @@ class LeaseLoop {
       // the slot wakes us, so only future retries arm the timer early.
       const due = await leases.nextDueAt(this.db)
       const at = due === null ? Infinity : Date.parse(due)
-      const now = Date.now()
+      const now = this.clock.now()
       this.alarm.arm(
         at > now ? Math.min(at, now + this.settings.pollIntervalMs) : now + this.settings.pollIntervalMs,
       )
@@ -223,7 +251,7 @@ class LeaseLoop {
     // After a finished attempt, lease only once a queue has drained to half: fewer, larger leases.
     if (this.stopping || limit <= 0 || !(this.anyEndpoint || lowQueue)) return false
     this.anyEndpoint = false
-    const now = Date.now()
+    const now = this.clock.now()
     const leased = await leases.leaseDue(this.db, {
       owner: this.owner,
       now: iso(now),
@@ -231,14 +259,14 @@ class LeaseLoop {
       limit,
       room,
       defaultRoom: capacity(),
-      exclude: [...this.inFlight].filter(([, job]) => Date.parse(job.leaseUntil) <= now).map(([id]) => id),
+      exclude: [...this.inFlight].filter(([, job]) => Date.parse(job.lease.until) <= now).map(([id]) => id),
     })
     webhookLeased.inc(leased.length)
     const jobs = await leases.loadJobs(
       this.db,
       leased.map((r) => r.id),
     )
-    this.leaseLatency = Date.now() - now
+    this.leaseLatency = this.clock.now() - now
     if (this.stopping) {
       await leases.releaseLeases(this.db, this.owner, jobs)
       return true
@@ -254,7 +282,7 @@ class LeaseLoop {
     const mayStart = () =>
       this.queues.sending < this.settings.concurrency && this.inFlight.size < MAX_UNRECORDED && !this.stopping
     for (const job of this.queues.startable(this.settings.perEndpointConcurrency, mayStart)) {
-      if (Date.parse(job.leaseUntil) - Date.now() < this.leaseMargin) expired.push(job)
+      if (Date.parse(job.leaseUntil) - this.clock.now() < this.leaseMargin) expired.push(job)
       else this.start(job)
     }
     if (expired.length > 0) {
@@ -267,6 +295,12 @@ class LeaseLoop {
 
   private start(job: leases.DeliveryJob): void {
     const end = this.queues.begin(job.endpointId)
+    // Renewals move `until` on; every write about this attempt reads the lease as it is then.
+    const entry: InFlight = {
+      done: Promise.resolve(),
+      lease: { owner: this.owner, until: job.leaseUntil },
+      renewing: false,
+    }
     // The connection is free once the attempt is over; recording it joins the next group commit meanwhile.
     const free = () => {
       end()
@@ -274,7 +308,7 @@ class LeaseLoop {
       this.refill()
     }
     webhookInFlight.inc()
-    const done = this.run(job, free)
+    entry.done = this.run(job, entry.lease, free)
       .catch((err: unknown) =>
         this.log.error({ err, deliveryId: job.id }, 'webhook delivery bookkeeping failed'),
       )
@@ -284,20 +318,59 @@ class LeaseLoop {
         // A full backlog of unrecorded attempts may have held sending back; this one no longer counts.
         free()
       })
-    this.inFlight.set(job.id, { done, leaseUntil: job.leaseUntil })
+    this.inFlight.set(job.id, entry)
   }
 
-  private async run(job: leases.DeliveryJob, free: () => void): Promise<void> {
-    // Every write about this attempt holds to the lease it was sent under: if the attempt outlives it, the
-    // row may be leased again (by any dispatcher, this one included) and this run's outcome is stale.
-    const lease = { owner: this.owner, until: job.leaseUntil }
+  /**
+   * Writes a batch of renewals and outcomes in one transaction, then moves each renewed lease on. Only
+   * this writer changes `lease.until`, so no write of this batch read a lease this batch renews.
+   */
+  private async write(writes: readonly LeaseWrite[], health: HealthCheck): Promise<boolean[]> {
+    const renewals: leases.LeaseRenewal[] = []
+    const outcomes: leases.AttemptOutcome[] = []
+    for (const w of writes) if ('renewal' in w) renewals.push(w.renewal)
+    for (const w of writes) if ('outcome' in w) outcomes.push(w.outcome)
+    const { renewed, recorded } = await leases.recordAttempts(this.db, { renewals, outcomes }, health)
+    renewals.forEach((r, i) => {
+      if (renewed[i]) r.lease.until = r.until
+    })
+    let renewal = 0
+    let outcome = 0
+    return writes.map((w) => ('renewal' in w ? renewed[renewal++]! : recorded[outcome++]!))
+  }
+
+  /**
+   * Extends the lease of every attempt still out once a quarter of its lease has passed, through the one
+   * writer. A renewal refused means the lease was lost (the delivery was requeued): it is not asked again.
+   */
+  private renew(): void {
+    const now = this.clock.now()
+    const until = iso(now + this.leaseMs)
+    for (const [id, entry] of this.inFlight) {
+      const left = Date.parse(entry.lease.until) - now
+      if (entry.renewing || entry.lost || left > this.leaseMs - this.leaseMs / RENEW_FRACTION) continue
+      entry.renewing = true
+      this.writer
+        .add({ renewal: { id, lease: entry.lease, until } })
+        .then((renewed) => {
+          if (!renewed) entry.lost = true
+        })
+        .catch((err: unknown) => this.log.error({ err, deliveryId: id }, 'webhook lease renewal failed'))
+        .finally(() => (entry.renewing = false))
+    }
+  }
+
+  private async run(job: leases.DeliveryJob, lease: leases.Lease, free: () => void): Promise<void> {
+    // Every write about this attempt holds to its lease: if the lease is lost (it expired before a renewal
+    // got through, or the delivery was requeued), the row may be leased again (by any dispatcher, this one
+    // included) and this run's outcome is stale.
     const firstDue = Date.parse(job.createdAt) + (this.settings.retrySchedule[0] ?? 0)
-    if (job.attempts === 0 && firstDue > Date.now()) {
+    if (job.attempts === 0 && firstDue > this.clock.now()) {
       await leases.postpone(this.db, lease, job.id, iso(firstDue))
       this.alarm.arm(firstDue)
       return
     }
-    const started = Date.now()
+    const started = this.clock.now()
     const ids = { deliveryId: job.id, endpointId: job.endpointId, eventId: job.eventId }
     this.log.debug?.(ids, 'webhook attempt')
     const envelope = {
@@ -309,17 +382,17 @@ class LeaseLoop {
     }
     const result = await attempt(this.agent, this.settings, job, envelope, this.abort.signal)
     if (this.abort.signal.aborted) {
-      await leases.releaseLeases(this.db, this.owner, [job])
+      await leases.releaseLeases(this.db, this.owner, [{ id: job.id, leaseUntil: lease.until }])
       return
     }
-    const finished = Date.now()
+    const finished = this.clock.now()
     this.pacing.observe(job.endpointId, finished - started)
     free()
     const { outcome, delay } = outcomeOf(job, lease, result, this.settings.retrySchedule, {
       started,
       finished,
     })
-    const recorded = await this.recorder.add(outcome)
+    const recorded = await this.writer.add({ outcome })
     countOutcome(recorded, outcome, Date.parse(job.createdAt))
     const fields = {
       ...ids,
@@ -350,6 +423,7 @@ class LeaseLoop {
     clearTimeout(graceTimer)
     this.abort.abort()
     await pending()
+    clearInterval(this.renewTimer)
     await this.agent.close()
   }
 }

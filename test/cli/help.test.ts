@@ -42,6 +42,7 @@ const COMMANDS: [string[], string[]][] = [
     [
       'claim',
       'withdraw',
+      'assign',
       'complete',
       'no-show',
       'pay',
@@ -59,8 +60,12 @@ const COMMANDS: [string[], string[]][] = [
     ['<gameId>', '<userId>', '--position', '--database', 'position.claimed'],
   ],
   [
+    ['app', 'assign'],
+    ['<gameId>', '<userId>', '--position', '--force', '--database', 'position.claimed'],
+  ],
+  [
     ['app', 'withdraw'],
-    ['<positionId>', '--database'],
+    ['<positionId>', '--database', 'position.withdrawn'],
   ],
   [
     ['app', 'complete'],

@@ -82,7 +82,7 @@ describe('in-app assignment services', () => {
   })
 
   describe('withdrawClaim (refdesk app withdraw)', () => {
-    it('reopens the position and deletes the claim without an event', async () => {
+    it('reopens the position and deletes the claim, with position.withdrawn in its transaction', async () => {
       const { leagueId, userId } = await setup()
       const game = await seedGame(t.deps.db, leagueId)
       const positionId = game.positionIds[0]!
@@ -93,8 +93,14 @@ describe('in-app assignment services', () => {
         status: 'open',
         positions: [{ status: 'open', official: null }],
       })
-      expect(await eventNames(leagueId)).toEqual(['official.joined', 'position.claimed'])
+      expect(await eventNames(leagueId)).toEqual([
+        'official.joined',
+        'position.claimed',
+        'position.withdrawn',
+      ])
+      // A refused withdrawal rolls back and writes nothing.
       expect(await codeOf(withdrawClaim(t.deps, CONSOLE_CALLER, positionId))).toBe('position_not_claimed')
+      expect(await eventNames(leagueId)).toHaveLength(3)
     })
 
     it('cancels instead of reopening in a cancelled game', async () => {
@@ -139,6 +145,10 @@ describe('in-app assignment services', () => {
       if (!withdrew) expect((withdrawn.reason as ApiError).message).toBe('position_not_claimed')
       if (!released)
         expect(unassigned).toMatchObject({ value: { status: 409, body: { error: 'position_not_claimed' } } })
+      // Exactly one of the two events: the winner's.
+      expect((await eventNames(leagueId)).slice(2)).toEqual([
+        withdrew ? 'position.withdrawn' : 'position.released',
+      ])
     })
   })
 

@@ -46,8 +46,11 @@ describe('recordAttempts', () => {
     })
     // The current lease's outcome first, the stale one after it: order within a batch must not matter.
     expect(
-      await recordAttempts(t.deps.db, [outcome(now + 5000, 200, true), outcome(now + 1000, 500, false)]),
-    ).toEqual([true, false])
+      await recordAttempts(t.deps.db, {
+        renewals: [],
+        outcomes: [outcome(now + 5000, 200, true), outcome(now + 1000, 500, false)],
+      }),
+    ).toEqual({ renewed: [], recorded: [true, false] })
     const attempts = await t.deps.db
       .selectFrom('webhook_attempts')
       .select('status_code')
@@ -85,5 +88,53 @@ describe('recordAttempts', () => {
     expect(first).toHaveLength(2)
     const again = await lease(now + 5000, [first[0]!.id])
     expect(again.map((r) => r.id)).toEqual([first[1]!.id])
+  })
+  it('renews a lease that still holds, records an outcome under the lease renewed in its batch, and refuses a lost one', async () => {
+    const p = await t.partner()
+    await p.post('/webhooks', { url: 'https://hooks.example.com/refdesk', events: ['game.created'] })
+    const league = (await p.post('/leagues', { name: 'L' })).body.data
+    const games = [{ startsAt: '2026-05-01T18:00:00Z' }, { startsAt: '2026-05-02T18:00:00Z' }]
+    await p.post(`/leagues/${league.id}/games`, { games })
+    await fanOut(t.deps.db)
+    const iso = (ms: number) => new Date(ms).toISOString()
+    const now = Date.now()
+    const [a, b] = await leaseDue(t.deps.db, {
+      owner: 'dispatcher-1',
+      now: iso(now),
+      until: iso(now + 1000),
+      limit: 10,
+      room: new Map(),
+      defaultRoom: 10,
+      exclude: [],
+    })
+    const held = { owner: 'dispatcher-1', until: iso(now + 1000) }
+    const lost = { owner: 'dispatcher-1', until: iso(now + 999) }
+    const outcome: AttemptOutcome = {
+      lease: held,
+      attempt: { delivery_id: a!.id, attempted_at: iso(now), status_code: 204, error: null, duration_ms: 5 },
+      status: 'succeeded',
+      attempts: 1,
+      nextAttemptAt: null,
+      deliveredAt: iso(now),
+    }
+    const written = await recordAttempts(t.deps.db, {
+      renewals: [
+        { id: a!.id, lease: held, until: iso(now + 9000) },
+        { id: b!.id, lease: lost, until: iso(now + 9000) },
+      ],
+      outcomes: [outcome],
+    })
+    expect(written).toEqual({ renewed: [true, false], recorded: [true] })
+    const rows = await t.deps.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'status', 'lease_until'])
+      .where('id', 'in', [a!.id, b!.id])
+      .execute()
+    expect(new Map(rows.map((r) => [r.id, [r.status, r.lease_until]]))).toEqual(
+      new Map([
+        [a!.id, ['succeeded', null]],
+        [b!.id, ['pending', iso(now + 1000)]],
+      ]),
+    )
   })
 })

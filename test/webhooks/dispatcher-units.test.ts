@@ -1,6 +1,7 @@
 // The dispatcher's units on their own: pacing, endpoint queues, group commit, the alarm and what an
 // attempt's result means for its delivery. No database and no network; timers are faked.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { systemClock } from '../../src/clock.js'
 import type { DeliveryJob } from '../../src/store/leases.js'
 import { Alarm } from '../../src/webhooks/alarm.js'
 import { EndpointQueues } from '../../src/webhooks/endpoint-queues.js'
@@ -177,7 +178,7 @@ describe('Alarm', () => {
 
   it('keeps the earliest time it is armed for and rings once', () => {
     const rang = vi.fn()
-    const alarm = new Alarm(rang)
+    const alarm = new Alarm(systemClock, rang)
     const now = Date.now()
     alarm.arm(now + 1_000)
     alarm.arm(now + 5_000)
@@ -192,7 +193,7 @@ describe('Alarm', () => {
 
   it('rings no more once stopped', () => {
     const rang = vi.fn()
-    const alarm = new Alarm(rang)
+    const alarm = new Alarm(systemClock, rang)
     alarm.arm(Date.now() + 100)
     alarm.stop()
     alarm.arm(Date.now() + 50)

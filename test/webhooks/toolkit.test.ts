@@ -210,8 +210,10 @@ describe('the webhook toolkit', () => {
   })
 
   describe('endpoint health', () => {
+    // The dispatcher reads this clock for what is due too: a day ahead, the events the test creates
+    // meanwhile are due at once.
     function fakeClock(): Clock & { advance(ms: number): void } {
-      let now = Date.now()
+      let now = Date.now() + DAY
       return { now: () => now, advance: (ms) => void (now += ms) }
     }
 
@@ -224,9 +226,9 @@ describe('the webhook toolkit', () => {
       const endpoint = await register(p)
       const clock = fakeClock()
       receiver.fallback = 500
-      // The first attempt fails; the second is an hour away, so the delivery is still pending when the
-      // endpoint is disabled.
-      await dispatcher({ retrySchedule: [0, 3_600_000], disableAfterMs: 5 * DAY }, undefined, clock)
+      // The first attempt fails; the second is 30 days away on the dispatcher's clock (which the test
+      // moves 5 days), so the delivery is still pending when the endpoint is disabled.
+      await dispatcher({ retrySchedule: [0, 30 * DAY], disableAfterMs: 5 * DAY }, undefined, clock)
       await importGames(p, 1)
       await vi.waitFor(async () => expect((await deliveries(p, endpoint.id))[0].attempts).toBe(1))
 

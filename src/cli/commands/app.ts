@@ -1,7 +1,7 @@
 // `refdesk app`: the in-app actions of organizers and officials, which have no partner endpoint. They run
 // through the same domain services as the API, so they emit the same webhook events.
 import { Command, Option } from 'commander'
-import { assignPosition, withdrawClaim } from '../../domain/assignments.js'
+import { assignOfficial, assignPosition, withdrawClaim } from '../../domain/assignments.js'
 import { createPlan, publishPlan } from '../../domain/assignment-plans.js'
 import { addBlackout, getAvailability, ownerByEmail } from '../../domain/availability.js'
 import { CONSOLE_CALLER } from '../../domain/caller.js'
@@ -26,7 +26,7 @@ function act(flags: DatabaseFlags, action: (deps: Deps) => Promise<unknown>, run
 export function appCommand(): Command {
   const app = new Command('app')
     .summary(
-      'in-app actions: claim, withdraw, complete, no-show, pay, charge, approve, deny, sign-in-link, blackout, availability',
+      'in-app actions: claim, withdraw, assign, complete, no-show, pay, charge, approve, deny, sign-in-link, blackout, availability',
     )
     .description(
       'Perform the actions of organizers and officials that the partner API does not expose. Each prints ' +
@@ -64,10 +64,33 @@ function addOfficialActions(app: Command): void {
     )
 
   app
-    .command('withdraw')
-    .summary('the official withdraws a claim; the position reopens (no event)')
+    .command('assign')
+    .summary('the organizer assigns an approved official to a position (event position.claimed)')
     .description(
-      'The official withdraws from a claimed position: the claim is deleted and the position reopens. Prints the GameDetail. No event.',
+      'The league’s organizer gives a position to an approved official: the given one, else the first open ' +
+        'one. The official is mailed (assigned). The conflict rules refuse as in the app; --force assigns ' +
+        'anyway (never past level_too_low). Prints the GameDetail. Emits position.claimed.',
+    )
+    .argument('<gameId>', 'the game')
+    .argument('<userId>', 'the official’s user id')
+    .option('--position <positionId>', 'the position to fill (default: the first open one)')
+    .option('--force', 'assign despite a schedule, availability or daily-limit conflict')
+    .addOption(databaseOption())
+    .action((gameId: string, userId: string, flags: DatabaseFlags & { position?: string; force?: boolean }) =>
+      act(flags, (deps) =>
+        assignOfficial(deps, CONSOLE_CALLER, gameId, {
+          userId,
+          positionId: flags.position,
+          force: flags.force === true,
+        }),
+      ),
+    )
+
+  app
+    .command('withdraw')
+    .summary('the official withdraws a claim; the position reopens (event position.withdrawn)')
+    .description(
+      'The official withdraws from a claimed position: the claim is deleted and the position reopens. Prints the GameDetail. Emits position.withdrawn; the organizer gets a turnback mail.',
     )
     .argument('<positionId>', 'the claimed position')
     .addOption(databaseOption())
