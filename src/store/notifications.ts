@@ -87,6 +87,7 @@ export interface PositionContextRow {
   game_id: string
   sport: string
   starts_at: string
+  ends_at: string
   location: string
   league_id: string
   league_name: string
@@ -110,6 +111,7 @@ export async function listPositionContext(
       'games.id as game_id',
       'games.sport',
       'games.starts_at',
+      'games.ends_at',
       'games.location',
       'leagues.id as league_id',
       'leagues.name as league_name',
