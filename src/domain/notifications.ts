@@ -125,7 +125,7 @@ function payloadOf(
     location: c.location,
     leagueId: c.league_id,
     leagueName: c.league_name,
-    leagueTimeZone: 'UTC',
+    leagueTimeZone: c.league_time_zone,
     ...(item.kind === 'changed' && {
       before: item.before,
       changes: [

@@ -91,6 +91,7 @@ export interface PositionContextRow {
   location: string
   league_id: string
   league_name: string
+  league_time_zone: string
   currency: string
   organizer_id: string
 }
@@ -115,6 +116,7 @@ export async function listPositionContext(
       'games.location',
       'leagues.id as league_id',
       'leagues.name as league_name',
+      'leagues.time_zone as league_time_zone',
       'leagues.currency',
       'leagues.organizer_id',
     ])

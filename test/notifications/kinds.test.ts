@@ -111,6 +111,25 @@ describe('notification kinds', () => {
     expect(lengthened.text).toContain('Length: 90 minutes -> 60 minutes')
   })
 
+  it('times are in the league’s time zone for a recipient who chose none, in their own once they do', async () => {
+    const { p, leagueId, ann, organizer, game } = await held()
+    expect((await p.patch(`/leagues/${leagueId}`, { timeZone: 'America/Los_Angeles' })).status).toBe(200)
+    await p.patch(`/games/${game.id}`, { location: 'Field 2' })
+    await mail.flush()
+    const [changed] = await mail.mails()
+    expect(changed!.subject).toBe('Changed: soccer, Wed, May 1, 11:00 AM PDT')
+    expect(changed!.text).toContain('When: Wed, May 1, 2030, 11:00 AM PDT')
+    mail.received.length = 0
+    await setTimeZone(t.deps, { email: organizer }, 'Europe/Berlin')
+    await p.delete(`/games/${game.id}`)
+    await withdrawClaim(t.deps, CONSOLE_CALLER, game.positionIds[0]!)
+    await mail.flush()
+    expect((await subjects()).sort()).toEqual([
+      [ann, 'Cancelled: soccer, Wed, May 1, 11:00 AM PDT'],
+      [organizer, 'Turnback: soccer, Wed, May 1, 8:00 PM GMT+2'],
+    ])
+  })
+
   it('cancelled (DELETE /games/{id}); the reminder is dropped', async () => {
     const { p, ann, game } = await held()
     await p.delete(`/games/${game.id}`)
