@@ -34,19 +34,27 @@ describe('in-app assignment services', () => {
 
   describe('assignPosition as the app (refdesk app claim)', () => {
     it('claims the first open or the given position and emits position.claimed', async () => {
-      const { leagueId, userId } = await setup()
+      const { p, leagueId, userId } = await setup()
       const game = await seedGame(t.deps.db, leagueId, { positions: [{}, {}] })
       const first = await assignPosition(t.deps, CONSOLE_CALLER, game.id, { userId })
       expect(first.positions.map((p) => [p.status, p.official?.id ?? null])).toEqual([
         ['claimed', userId],
         ['open', null],
       ])
+      // One person never holds two positions of one game (schedule_conflict); another official may.
+      const bob = (await p.post(`/leagues/${leagueId}/officials`, { externalId: 'bob', name: 'Bob' })).body
+        .data.userId
       const second = await assignPosition(t.deps, CONSOLE_CALLER, game.id, {
-        userId,
+        userId: bob,
         positionId: game.positionIds[1],
       })
       expect(second.status).toBe('claimed')
-      expect(await eventNames(leagueId)).toEqual(['official.joined', 'position.claimed', 'position.claimed'])
+      expect(await eventNames(leagueId)).toEqual([
+        'official.joined',
+        'position.claimed',
+        'official.joined',
+        'position.claimed',
+      ])
     })
 
     it('applies the same rules as the partner endpoint', async () => {

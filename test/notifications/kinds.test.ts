@@ -198,7 +198,8 @@ describe('notification kinds', () => {
   it('an own claim in the app sends no `assigned` mail', async () => {
     const { p, leagueId, userId, ann } = await held()
     void p
-    const game = await seedGame(t.deps.db, leagueId)
+    // A week after the game Ann holds: one at the same time would be a schedule_conflict.
+    const game = await seedGame(t.deps.db, leagueId, { startsAt: '2030-05-08T18:00:00.000Z' })
     await claimPosition(
       t.deps,
       { kind: 'person', email: ann, userIds: [userId] },

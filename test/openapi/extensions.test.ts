@@ -12,6 +12,7 @@ const EXTENSIONS = [
   'enableWebhook',
   'addPosition',
   'removePosition',
+  'getOfficialAvailability',
   'listCandidates',
   'createAssignmentPlan',
   'getAssignmentPlan',

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { claimPosition } from '../../domain/assignments.js'
 import { listOpenGames } from '../../domain/open-games.js'
 import { limitedAction } from '../action-limit.js'
+import { CONFLICT_NOTICES } from '../conflict-sentences.js'
 import type { WebContext } from '../context.js'
 import { idField, pageNumber } from '../forms.js'
 import { byDay, formatters } from '../format.js'
@@ -12,15 +13,24 @@ import { signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
 import { paths } from '../paths.js'
 
-type Code = 'taken' | 'yours' | 'gone' | 'not_allowed' | 'started' | 'level_too_low'
+type Code =
+  | 'taken'
+  | 'yours'
+  | 'gone'
+  | 'not_allowed'
+  | 'started'
+  | 'level_too_low'
+  | 'schedule_conflict'
+  | 'official_unavailable'
+  | 'daily_limit_reached'
 
 const NOTICES: Notices<Code> = {
   taken: { kind: 'error', text: 'Someone else took this game.' },
   yours: { kind: 'info', text: 'This game is already yours.' },
   gone: { kind: 'error', text: 'That game is not open any more.' },
   not_allowed: { kind: 'error', text: 'You cannot claim games in that league.' },
-  level_too_low: { kind: 'error', text: 'That position needs a higher level than yours in this league.' },
   started: { kind: 'error', text: 'That game has already started: it can no longer be claimed.' },
+  ...CONFLICT_NOTICES,
 }
 
 /** Every refusal a claim can meet, as the notice it shows: a missing game and another league's read alike. */
@@ -33,6 +43,9 @@ const CLAIM_REFUSALS: Refusals<Code> = {
   position_not_open: 'gone',
   not_a_league_official: 'not_allowed',
   level_too_low: 'level_too_low',
+  schedule_conflict: 'schedule_conflict',
+  official_unavailable: 'official_unavailable',
+  daily_limit_reached: 'daily_limit_reached',
   game_started: 'started',
 }
 
