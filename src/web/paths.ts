@@ -66,6 +66,7 @@ export const paths = {
   organize: appPath('/organize'),
   league: appPath('/organize/leagues/:leagueId'),
   leagueOfficials: appPath('/organize/leagues/:leagueId/officials'),
+  officialLevel: appPath('/organize/leagues/:leagueId/officials/:userId/level'),
   approveOfficial: appPath('/organize/leagues/:leagueId/officials/:userId/approve'),
   denyOfficial: appPath('/organize/leagues/:leagueId/officials/:userId/deny'),
   payouts: appPath('/organize/leagues/:leagueId/payouts'),

@@ -3,6 +3,7 @@
 // the person, the formatters and `path`, the app's address builders.
 import type { Earning, EarningTotal } from '../domain/earnings.js'
 import type { GameDesk } from '../domain/game-desk.js'
+import type { DenialPreview } from '../domain/official-desk.js'
 import type { CompletionBlocker, GameQuery, LeagueGame, PositionLine } from '../domain/league-games.js'
 import type { LedgerLine, LedgerTotal } from '../domain/ledger.js'
 import type { PersonMembership } from '../domain/memberships.js'
@@ -74,7 +75,8 @@ export interface Views {
     position: PositionLine
     effect: 'none' | 'kept' | 'removed'
   }
-  'organize-officials': LeagueTabs & { officials: readonly Official[] }
+  'organize-officials': LeagueTabs & { officials: readonly Official[]; levels: readonly number[] }
+  'organize-deny': DenialPreview
   'organize-payouts': LeagueTabs & {
     payments: readonly LedgerLine[]
     totals: readonly LedgerTotal[]
