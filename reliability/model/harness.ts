@@ -509,6 +509,7 @@ export class Service {
         return { ...base, game: ids.key('game', data.id) as string, ...this.gameState(data, event) }
       case 'position.claimed':
       case 'position.released':
+      case 'position.withdrawn':
       case 'official.no_show':
         return {
           ...base,

@@ -419,10 +419,10 @@ export class SpecModel {
     if (!found) return refuse(404, 'position_not_found')
     const { game, position } = found
     if (position.status !== 'claimed' || !position.claim) return refuse(409, 'position_not_claimed')
-    this.release(game, position)
+    const official = this.release(game, position)
     this.refresh(game)
-    // The spec names no event for a withdrawal.
-    return ok(200)
+    // The spec names no event for a withdrawal; RefDesk adds one (DESIGN.md, "Notifications").
+    return ok(200, [this.positionEvent('position.withdrawn', game, position, official)])
   }
 
   complete(gameKey: string): Outcome {

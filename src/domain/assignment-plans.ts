@@ -15,12 +15,12 @@ import type { Deps } from './deps.js'
 import { ApiError, fail } from './errors.js'
 import * as leagues from '../store/leagues.js'
 import { explainPlan, rankCost } from './plan-explain.js'
+import { ruleSettings } from './conflicts.js'
 import {
   distanceKm,
   gamesHeldIn,
   levelMargin,
   loadFacts,
-  leagueRules,
   pairReasons,
   slotFact,
   toProblem,
@@ -54,8 +54,17 @@ export async function listCandidates(
       : list.find((p) => p.id === positionId)
   if (!position) fail('position_not_found')
   const league = (await leagues.findLeague(deps.db, game.league_id)) ?? fail('game_not_found')
-  const rules = leagueRules(league)
-  const slot = slotFact({ ...game, position_id: position.id, game_id: game.id, label: position.label }, rules)
+  const rules = ruleSettings(league)
+  const slot = slotFact(
+    {
+      ...game,
+      position_id: position.id,
+      game_id: game.id,
+      label: position.label,
+      min_level: position.min_level,
+    },
+    rules,
+  )
   const facts = await loadFacts(deps.db, league, [slot], rules, CANDIDATE_WINDOW_MS)
   const window = { from: slot.start - CANDIDATE_WINDOW_MS, to: slot.start + CANDIDATE_WINDOW_MS }
   const rows = facts.officials.map((official) => {
@@ -105,7 +114,7 @@ export async function createPlan(
   const now = isoNow(deps.clock)
   const window = planWindow(input, now)
   const league = await requireLeague(deps.db, caller, leagueId)
-  const rules = leagueRules(league)
+  const rules = ruleSettings(league)
   const open = await plans.listOpenSlots(deps.db, league.id, {
     from: window.from > now ? window.from : now,
     to: window.to,
@@ -168,7 +177,7 @@ export async function getPlan(deps: Deps, caller: Caller, planId: string): Promi
 
 /**
  * Publishes a draft once: each proposal, soonest first, through the race-safe claim in its own
- * transaction, after the conflict rules are checked again against what the official holds now. A
+ * transaction, where the conflict rules are checked again against what the official holds now. A
  * proposal that is no longer valid (taken, closed, started, now in conflict) is skipped with its code,
  * never forced.
  */
@@ -202,19 +211,10 @@ async function publishProposal(
     const game = await requireGame(trx, caller, proposal.gameId)
     const at = isoNow(deps.clock)
     const user = (await users.findUser(trx, proposal.userId)) ?? fail('official_not_found')
-    const position = (await positions.findPosition(trx, proposal.positionId)) ?? fail('position_not_found')
-    const rules = leagueRules(league)
-    const slot = slotFact(
-      { ...game, position_id: position.id, game_id: game.id, label: position.label },
-      rules,
-    )
-    const facts = await loadFacts(trx, league, [slot], rules)
-    const official = facts.officials.find((o) => o.userId === user.id) ?? fail('not_a_league_official')
-    const [reason] = pairReasons(facts, slot, official)
-    if (reason) fail(reason)
     // As an in-app claim: a game that has started is refused under the game's lock.
-    const claim = { leagueId: league.id, gameId: game.id, positionId: position.id, user, inApp: true }
-    // A published plan gives the official the game: they get their `assigned` mail.
-    await claimFor(trx, deps, { ...claim, byThemselves: false }, at)
+    const claim = { leagueId: league.id, gameId: game.id, positionId: proposal.positionId, user, inApp: true }
+    // The organizer's assign, never forced: every conflict rule is checked again against what the official
+    // holds now. A published plan gives the official the game: they get their `assigned` mail.
+    await claimFor(trx, deps, { ...claim, by: 'organizer', byThemselves: false }, at)
   })
 }

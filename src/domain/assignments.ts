@@ -237,7 +237,8 @@ export async function unassignPosition(
 }
 
 /**
- * In-app withdrawal: like unassign, but the spec gives it no event. The console withdraws any claim; a
+ * In-app withdrawal: like unassign, with RefDesk's own event `position.withdrawn` (the spec names none; DESIGN.md,
+ * "Notifications"), so partners hear a turnback as the organizer does. The console withdraws any claim; a
  * person only their own, from a game that has not started, checked under the game's lock so the claim
  * cannot change hands between the check and the release.
  */
@@ -257,9 +258,16 @@ export async function withdrawClaim(
       if (game.starts_at <= at) fail('game_started')
     }
     const claim = await releaseClaim(trx, game, positionId, at)
+    const detail = await loadGameDetail(trx, await refreshGameStatus(trx, game, at))
+    const official = toClaimOfficial(claim)
+    await recordEvents(
+      trx,
+      [domainEvent('position.withdrawn', game.league_id, { game: detail, positionId, official })],
+      at,
+    )
     // The official gave the game back: the league's organizer hears it.
     await notifyReleased(trx, deps, at, [{ positionId, userId: claim.user_id }], 'turnback')
-    return loadGameDetail(trx, await refreshGameStatus(trx, game, at))
+    return detail
   })
 }
 

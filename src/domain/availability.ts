@@ -6,21 +6,28 @@ import { isoNow, newId } from '../clock.js'
 import {
   BlackoutInput,
   CalendarInput,
+  MAX_AVAILABILITY_DAYS,
   WeeklyInput,
   type Availability,
+  type AvailabilityQuery,
   type Blackout,
   type BusyCalendar,
   type WeeklyWindow,
 } from '../schemas/availability.js'
 import * as store from '../store/availability.js'
+import * as held from '../store/held.js'
+import * as memberships from '../store/memberships.js'
 import * as people from '../store/people.js'
 import type { BlackoutRow, BusyCalendarRow, WeeklyRow } from '../store/tables.js'
 import { dayStart, isDay, nextDay, wallToInstant } from './days.js'
+import { requireLeague } from './access.js'
+import type { Caller } from './caller.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { busySpans } from './ics.js'
 import { parseWith } from './parse.js'
 import { DEFAULT_TIME_ZONE } from './profiles.js'
+import { merge, unavailableByPerson, type Span } from './unavailability.js'
 import { normalizeEmail } from './sign-in-links.js'
 
 /** Whose availability: a person signed in, or the one the console names by address. */
@@ -149,6 +156,34 @@ export async function removeAvailability(
     .transaction()
     .execute((trx) => store.deleteOwned(trx, table[kind], owner.email, id))
   if (!removed) fail('not_found')
+}
+
+/**
+ * What a partner reads of an official of its league (`GET /leagues/{leagueId}/officials/{userId}/availability`):
+ * the person's busy intervals overlapping [from, to), merged from every source, the positions they hold in
+ * any league and partner's games included, with nothing of why.
+ */
+export async function readOfficialAvailability(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+  userId: string,
+  query: AvailabilityQuery,
+): Promise<Span[]> {
+  const league = await requireLeague(deps.db, caller, leagueId)
+  const official = await memberships.findOfficial(deps.db, league.id, userId)
+  if (official?.role !== 'official') fail('not_a_member')
+  const { from, to } = query
+  if (to <= from || Date.parse(to) - Date.parse(from) > MAX_AVAILABILITY_DAYS * 86_400_000) fail('invalid_to')
+  const range = { startsAt: from, endsAt: to }
+  const [unavailable, games] = await Promise.all([
+    unavailableByPerson(deps.db, [official.email], range),
+    held.listHeldByEmails(deps.db, [official.email], { from, to }),
+  ])
+  return merge([
+    ...(unavailable.get(official.email) ?? []),
+    ...games.map((g) => ({ startsAt: g.starts_at, endsAt: g.ends_at })),
+  ])
 }
 
 /**

@@ -1,42 +1,34 @@
 // What the assignor knows about a window: the open positions, the league's approved officials (level,
-// home point) and what their persons already hold, and which rule excludes each (position, official)
-// pair. The rules are the conflict rules of DESIGN "Availability and conflicts", evaluated in memory for
-// a whole window (one query per kind of fact, none per pair); the assignor adds no rule of its own.
+// home point), what their persons already hold and when they are unavailable, and which rule excludes
+// each (position, official) pair. The rules are conflicts.ts's own definitions with the league's own
+// settings, evaluated in memory for a whole window (one query per kind of fact, none per pair): the
+// assignor adds no rule of its own, so a plan never proposes what a claim would refuse.
 import type { Kysely } from 'kysely'
 import type { AssignmentProblem, EligiblePair } from './assignor/index.js'
+import * as held from '../store/held.js'
 import * as plans from '../store/plans.js'
 import type { Db, LeagueRow } from '../store/tables.js'
+import {
+  gameSpan,
+  reasonsFor,
+  type GameSpan,
+  type Refusal,
+  type RuleSettings,
+  type Target,
+} from './conflicts.js'
+import { unavailableByPerson } from './unavailability.js'
 
-const MINUTE = 60_000
-const DAY = 24 * 60 * MINUTE
-
-/** The league's scheduling settings the rules read. */
-export interface LeagueRules {
-  readonly gameMinutes: number
-  readonly travelBufferMinutes: number
-  readonly maxGamesPerDay: number | null
-  readonly timeZone: string
-}
-
-/** The defaults of DESIGN "Schedule data", which every league has until it sets its own. */
-export function leagueRules(_league: LeagueRow): LeagueRules {
-  return { gameMinutes: 90, travelBufferMinutes: 30, maxGamesPerDay: null, timeZone: 'UTC' }
-}
+const DAY = 24 * 60 * 60_000
 
 export interface Point {
   readonly latitude: number
   readonly longitude: number
 }
 
-export interface SlotFact {
+export interface SlotFact extends Target {
   readonly positionId: string
-  readonly gameId: string
   readonly label: string
   readonly startsAt: string
-  readonly start: number
-  readonly end: number
-  readonly day: string
-  readonly minLevel: number | null
   readonly point: Point | null
 }
 
@@ -48,38 +40,21 @@ export interface OfficialFact {
   readonly home: Point | null
 }
 
-interface HeldFact {
-  readonly gameId: string
-  readonly leagueId: string
-  readonly start: number
-  readonly end: number
-  readonly day: string
-}
+type Busy = readonly { readonly start: number; readonly end: number }[]
 
 export interface WindowFacts {
   readonly leagueId: string
-  readonly rules: LeagueRules
+  readonly rules: RuleSettings
   readonly slots: readonly SlotFact[]
   readonly officials: readonly OfficialFact[]
   /** By email: a person's positions anywhere, as the conflict rules see them. */
-  readonly held: ReadonlyMap<string, readonly HeldFact[]>
+  readonly held: ReadonlyMap<string, readonly GameSpan[]>
+  /** By email: when the person is unavailable, around the slots. */
+  readonly busy: ReadonlyMap<string, Busy>
 }
-
-export type ConflictCode =
-  'schedule_conflict' | 'official_unavailable' | 'daily_limit_reached' | 'level_too_low'
 
 const pointOf = (latitude: number | null, longitude: number | null): Point | null =>
   latitude === null || longitude === null ? null : { latitude, longitude }
-
-/** The league-local calendar day of an instant. */
-function localDay(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(ms)
-}
 
 /** Great-circle distance in km (haversine, mean Earth radius), to 0.1 km. */
 export function distanceKm(a: Point | null, b: Point | null): number | null {
@@ -96,36 +71,35 @@ export function distanceKm(a: Point | null, b: Point | null): number | null {
 export interface SlotRow {
   readonly position_id: string
   readonly label: string
+  readonly min_level: number | null
   readonly game_id: string
   readonly starts_at: string
+  readonly ends_at: string
   readonly latitude: number | null
   readonly longitude: number | null
 }
 
-export function slotFact(row: SlotRow, rules: LeagueRules): SlotFact {
-  const start = Date.parse(row.starts_at)
+export function slotFact(row: SlotRow, rules: RuleSettings): SlotFact {
   return {
+    ...gameSpan(rules, { gameId: row.game_id, leagueId: rules.leagueId, ...row }),
     positionId: row.position_id,
-    gameId: row.game_id,
     label: row.label,
     startsAt: row.starts_at,
-    start,
-    end: start + rules.gameMinutes * MINUTE,
-    day: localDay(start, rules.timeZone),
-    minLevel: null,
+    minLevel: row.min_level,
     point: pointOf(row.latitude, row.longitude),
   }
 }
 
 /**
- * The facts of the slots given: the league's approved officials and what their persons hold `around`
- * the slots (the default, a day either side, covers the travel buffer and every local day a slot is on).
+ * The facts of the slots given: the league's approved officials, what their persons hold and when they
+ * are unavailable `around` the slots (the default, a day either side, covers the travel buffer and every
+ * local day a slot is on).
  */
 export async function loadFacts(
   db: Kysely<Db>,
   league: LeagueRow,
   slots: readonly SlotFact[],
-  rules: LeagueRules = leagueRules(league),
+  rules: RuleSettings,
   around = DAY,
 ): Promise<WindowFacts> {
   const pool = await plans.listPool(db, league.id)
@@ -133,51 +107,39 @@ export async function loadFacts(
     userId: row.user_id,
     name: row.name,
     email: row.email,
-    level: null,
+    level: row.level,
     home: pointOf(row.home_latitude, row.home_longitude),
   }))
-  const held = new Map<string, HeldFact[]>()
+  const heldBy = new Map<string, GameSpan[]>()
+  const busyBy = new Map<string, Busy>()
   if (slots.length > 0) {
+    const emails = [...new Set(officials.map((o) => o.email))]
     const from = new Date(Math.min(...slots.map((s) => s.start)) - around).toISOString()
     const to = new Date(Math.max(...slots.map((s) => s.end)) + around).toISOString()
-    const rows = await plans.listHeldByEmails(db, [...new Set(officials.map((o) => o.email))], { from, to })
+    const [rows, busy] = await Promise.all([
+      held.listHeldByEmails(db, emails, { from, to }),
+      unavailableByPerson(db, emails, { startsAt: from, endsAt: to }),
+    ])
     for (const row of rows) {
-      const start = Date.parse(row.starts_at)
-      const fact = {
-        gameId: row.game_id,
-        leagueId: row.league_id,
-        start,
-        end: start + rules.gameMinutes * MINUTE,
-        day: localDay(start, rules.timeZone),
-      }
-      held.set(row.email, [...(held.get(row.email) ?? []), fact])
+      const fact = gameSpan(rules, { gameId: row.game_id, leagueId: row.league_id, ...row })
+      heldBy.set(row.email, [...(heldBy.get(row.email) ?? []), fact])
     }
+    for (const [email, spans] of busy)
+      busyBy.set(
+        email,
+        spans.map((s) => ({ start: Date.parse(s.startsAt), end: Date.parse(s.endsAt) })),
+      )
   }
-  return { leagueId: league.id, rules, slots, officials, held }
+  return { leagueId: league.id, rules, slots, officials, held: heldBy, busy: busyBy }
 }
 
-/** Whether two games come within the travel buffer of each other (the same game included). */
-const tooClose = (a: { start: number; end: number }, b: { start: number; end: number }, bufferMs: number) =>
-  a.start < b.end + bufferMs && b.start < a.end + bufferMs
-
-/**
- * The conflict rules that exclude the official from the slot, in the order DESIGN lists them; empty when
- * they may take it.
- */
-export function pairReasons(facts: WindowFacts, slot: SlotFact, official: OfficialFact): ConflictCode[] {
-  const { rules } = facts
-  const held = facts.held.get(official.email) ?? []
-  const reasons: ConflictCode[] = []
-  const bufferMs = rules.travelBufferMinutes * MINUTE
-  if (held.some((h) => h.gameId === slot.gameId || tooClose(h, slot, bufferMs)))
-    reasons.push('schedule_conflict')
-  if (rules.maxGamesPerDay !== null) {
-    const sameDay = held.filter((h) => h.leagueId === facts.leagueId && h.day === slot.day).length
-    if (sameDay >= rules.maxGamesPerDay) reasons.push('daily_limit_reached')
-  }
-  if (slot.minLevel !== null && (official.level === null || official.level < slot.minLevel))
-    reasons.push('level_too_low')
-  return reasons
+/** The conflict rules that exclude the official from the slot, in DESIGN's order; empty when they may take it. */
+export function pairReasons(facts: WindowFacts, slot: SlotFact, official: OfficialFact): Refusal[] {
+  return reasonsFor(facts.rules, slot, {
+    level: official.level,
+    held: facts.held.get(official.email) ?? [],
+    busy: facts.busy.get(official.email) ?? [],
+  })
 }
 
 export const levelMargin = (slot: SlotFact, official: OfficialFact): number =>

@@ -83,6 +83,7 @@ export function sampleEventData(event: EventName, source: string, now: number): 
     'game.completed': () => detail('completed', true),
     'position.claimed': () => positionEvent('claimed'),
     'position.released': () => positionEvent('open'),
+    'position.withdrawn': () => positionEvent('open'),
     'official.joined': () => ({ official: { ...official, status: 'pending' } }),
     'official.approved': () => ({ official }),
     'official.removed': () => ({ official, reopenedPositionIds: [positionId] }),

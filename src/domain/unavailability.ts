@@ -1,7 +1,8 @@
 // When a person said they cannot officiate (DESIGN "Availability and conflicts", rule 2,
 // `official_unavailable`): blackouts, weekly windows read in the person's time zone, and busy-calendar
-// events. The conflict engine asks `isUnavailable` for a game's [start, end) inside the claim's
-// transaction; partners read `busyIntervals`, merged, with no detail of why.
+// events. The conflict engine (conflicts.ts) weighs `unavailableByPerson` against a game's [start, end),
+// for one person inside the claim's transaction and for a whole pool in the assignor's window; partners
+// read `busyIntervals`, merged, with no detail of why.
 import type { Kysely } from 'kysely'
 import * as store from '../store/availability.js'
 import type { Db, WeeklyRow } from '../store/tables.js'
@@ -15,22 +16,38 @@ export interface Span {
 
 /** Whether [startsAt, endsAt) overlaps anything the person marked unavailable. */
 export async function isUnavailable(db: Kysely<Db>, email: string, span: Span): Promise<boolean> {
-  return (await unavailableSpans(db, email, span)).length > 0
+  return ((await unavailableByPerson(db, [email], span)).get(email) ?? []).length > 0
 }
 
 /** The person's unavailable times overlapping [from, to), merged, soonest first. */
 export async function busyIntervals(db: Kysely<Db>, email: string, range: Span): Promise<Span[]> {
-  return merge(await unavailableSpans(db, email, range))
+  return merge((await unavailableByPerson(db, [email], range)).get(email) ?? [])
 }
 
-async function unavailableSpans(db: Kysely<Db>, email: string, range: Span): Promise<Span[]> {
-  const [rows, weekly, zone] = await Promise.all([
-    store.busyOverlapping(db, email, range.startsAt, range.endsAt),
-    store.listWeekly(db, email),
-    store.findProfileZone(db, email),
+/**
+ * Each person's unavailable times overlapping [from, to), unmerged; three queries whatever the number of
+ * persons. A person with none is absent.
+ */
+export async function unavailableByPerson(
+  db: Kysely<Db>,
+  emails: readonly string[],
+  range: Span,
+): Promise<Map<string, Span[]>> {
+  const [rows, weekly, zones] = await Promise.all([
+    store.busyOverlapping(db, emails, range.startsAt, range.endsAt),
+    store.listWeeklyOf(db, emails),
+    store.findProfileZones(db, emails),
   ])
-  const spans = rows.map((r) => ({ startsAt: r.starts_at, endsAt: r.ends_at }))
-  return [...spans, ...weeklySpans(weekly, zone ?? DEFAULT_TIME_ZONE, range)]
+  const byPerson = new Map<string, Span[]>()
+  const add = (email: string, spans: readonly Span[]) => {
+    if (spans.length > 0) byPerson.set(email, [...(byPerson.get(email) ?? []), ...spans])
+  }
+  for (const r of rows) add(r.email, [{ startsAt: r.starts_at, endsAt: r.ends_at }])
+  const windows = new Map<string, WeeklyRow[]>()
+  for (const w of weekly) windows.set(w.email, [...(windows.get(w.email) ?? []), w])
+  for (const [email, list] of windows)
+    add(email, weeklySpans(list, zones.get(email) ?? DEFAULT_TIME_ZONE, range))
+  return byPerson
 }
 
 /** The weekly windows' occurrences overlapping the range, each day read in the person's zone. */
@@ -58,8 +75,8 @@ function weeklySpans(windows: readonly WeeklyRow[], timeZone: string, range: Spa
   return spans
 }
 
-/** Overlapping or touching spans become one. */
-function merge(spans: readonly Span[]): Span[] {
+/** Overlapping or touching spans become one, soonest first. */
+export function merge(spans: readonly Span[]): Span[] {
   const sorted = [...spans].sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0))
   const merged: Span[] = []
   for (const span of sorted) {

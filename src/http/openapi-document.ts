@@ -1,6 +1,6 @@
 // What @fastify/swagger leaves to finish in the document: examples on every operation, a description on
 // every operation, one component per shared shape (no unused `*Input` twins), and the `webhooks` section
-// (the 12 events, their envelopes and the signature headers).
+// (the events, their envelopes and the signature headers).
 import { z } from 'zod'
 import { EVENT_ENVELOPES, EVENT_NAMES, type EventName } from '../schemas/events.js'
 import type { Operation } from '../operations/operation.js'
@@ -117,6 +117,8 @@ const EMITTED_BY: Record<EventName, string> = {
   'game.completed': 'In-app completion by the organizer.',
   'position.claimed': 'POST /games/{gameId}/assign, and in-app claims.',
   'position.released': 'DELETE /games/{gameId}/assign.',
+  'position.withdrawn':
+    'an official’s withdrawal in the app (and `refdesk app withdraw`): the claim is deleted, the position open again.',
   'official.joined': 'POST /leagues/{leagueId}/officials, for a new membership.',
   'official.approved': 'POST /leagues/{leagueId}/officials, for an existing membership.',
   'official.removed': 'DELETE /leagues/{leagueId}/officials/{userId}.',
@@ -153,6 +155,12 @@ const SIGNATURE_HEADERS = [
   },
 ]
 
+/** Events beyond the spec's 12 (v1 may add event names); endpoints with an empty `events` list receive them. */
+const EXTENSION_EVENTS: ReadonlySet<EventName> = new Set(['position.withdrawn'])
+
+const EXTENSION_EVENT_NOTE =
+  '**RefDesk extension** (`x-refdesk-extension: true`): an event beyond the Partner API v1 spec’s 12; an endpoint with an empty `events` list receives it, as it receives every event.'
+
 /** One `post` per event: the Standard Webhooks delivery your endpoint receives. */
 function webhooksSection(schemas: Record<string, Schema>): Record<string, unknown> {
   return Object.fromEntries(
@@ -165,7 +173,8 @@ function webhooksSection(schemas: Record<string, Schema>): Record<string, unknow
             operationId: `${event.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
             tags: ['webhooks'],
             summary: `The ${event} event`,
-            description: `Emitted by ${EMITTED_BY[event]} Delivered at least once, signed, to every endpoint registered for it; retried on the schedule until a 2xx arrives.`,
+            ...(EXTENSION_EVENTS.has(event) && { 'x-refdesk-extension': true }),
+            description: `${EXTENSION_EVENTS.has(event) ? `${EXTENSION_EVENT_NOTE} ` : ''}Emitted by ${EMITTED_BY[event]} Delivered at least once, signed, to every endpoint registered for it; retried on the schedule until a 2xx arrives.`,
             security: [],
             parameters: SIGNATURE_HEADERS,
             requestBody: {

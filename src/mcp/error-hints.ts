@@ -36,6 +36,11 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   position_not_claimed: 'nobody holds that position',
   level_too_low:
     'the official’s level in this league is below the position’s minLevel: raise it with refdesk_upsert_official (level) or pick another official',
+  schedule_conflict:
+    'the official holds another game at that time (or within the league’s travel buffer): pick another official, see refdesk_suggest_officials',
+  official_unavailable: 'the official said they cannot officiate then: pick another official',
+  daily_limit_reached:
+    'the official already holds the league’s maxGamesPerDay games that day: pick another official',
   external_id_conflict: 'that externalId belongs to a game of another league: use another externalId',
   invalid_from: 'an ISO 8601 date-time',
   invalid_to: 'an ISO 8601 date-time after from, at most 31 days after it',

@@ -32,7 +32,7 @@ export const assignPositionOperation = defineOperation({
   tags,
   summary: 'Assign an approved official to a position (default: the first open one)',
   description:
-    'Names the official by `userId`, or by `externalId` (and `source`). Race-safe: losing a concurrent claim answers 409 position_taken, and another position is a safe follow-up. Send an `Idempotency-Key` to retry safely after an ambiguous failure. Emits position.claimed.',
+    'Names the official by `userId`, or by `externalId` (and `source`). Race-safe: losing a concurrent claim answers 409 position_taken, and another position is a safe follow-up. A position whose minLevel is above the official’s level answers 409 level_too_low; when the league’s conflictPolicy is `refuse`, an official who holds a game too close to this one (any league; travelBufferMinutes apart at least), is unavailable then, or already holds the league’s maxGamesPerDay that day answers 409 schedule_conflict, official_unavailable or daily_limit_reached, naming nothing of the other game. Send an `Idempotency-Key` to retry safely after an ambiguous failure. Emits position.claimed.',
   responseDescription: 'The game after the claim, with each position’s official and payment (200, not 201).',
   idempotencyKey: ({ params }) => recheck((trx, caller) => requireGame(trx, caller, params.gameId)),
   params: GameParams,
@@ -56,6 +56,9 @@ export const assignPositionOperation = defineOperation({
     'position_not_open',
     'no_open_position',
     'level_too_low',
+    'schedule_conflict',
+    'official_unavailable',
+    'daily_limit_reached',
   ],
   handle: (deps, { caller, params, body }) => assignPosition(deps, caller, params.gameId, body),
 })

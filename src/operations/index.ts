@@ -4,7 +4,7 @@ import { assignmentOperations } from './assignments.js'
 import { crewOperations } from './crews.js'
 import { gameOperations } from './games.js'
 import { leagueOperations } from './leagues.js'
-import { officialOperations } from './officials.js'
+import { officialExtensionOperations, officialOperations } from './officials.js'
 import type { Operation } from './operation.js'
 import { paymentOperations } from './payments.js'
 import { planOperations } from './plans.js'
@@ -22,6 +22,7 @@ export const OPERATIONS: readonly Operation[] = [
 /** Additive operations beyond the spec, each marked `extension`: REST and the document (MCP: the assignor's only). */
 export const EXTENSION_OPERATIONS: readonly Operation[] = [
   ...crewOperations,
+  ...officialExtensionOperations,
   ...webhookExtensionOperations,
   ...planOperations,
 ]

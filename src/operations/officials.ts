@@ -1,5 +1,7 @@
 import { z } from 'zod'
+import { readOfficialAvailability } from '../domain/availability.js'
 import { listOfficials, removeOfficial, upsertOfficial } from '../domain/officials.js'
+import { AvailabilityQuery, BusyInterval } from '../schemas/availability.js'
 import { LeagueParams } from '../schemas/leagues.js'
 import { Official, OfficialParams, UpsertOfficialBody } from '../schemas/officials.js'
 import { defineOperation } from './operation.js'
@@ -69,4 +71,25 @@ export const removeOfficialOperation = defineOperation({
   },
 })
 
+export const officialAvailabilityOperation = defineOperation({
+  method: 'GET',
+  path: '/leagues/{leagueId}/officials/{userId}/availability',
+  operationId: 'getOfficialAvailability',
+  tags,
+  extension: true,
+  summary: 'Read when an official of the league is busy: merged intervals, with no detail of why',
+  description:
+    'Busy intervals overlapping [from, to) (both required; at most 62 days apart), merged from every source the person has: their blackouts, weekly unavailability (in their time zone), busy calendars, and the positions they hold in any league of any partner. Nothing says which source, game, league or partner an interval comes from. Reads only.',
+  responseDescription: 'The busy intervals, soonest first, none overlapping or touching another.',
+  params: OfficialParams,
+  query: AvailabilityQuery,
+  data: z.array(BusyInterval),
+  errors: ['invalid_from', 'invalid_to', 'league_not_found', 'not_a_member'],
+  handle: (deps, { caller, params, query }) =>
+    readOfficialAvailability(deps, caller, params.leagueId, params.userId, query),
+})
+
 export const officialOperations = [listOfficialsOperation, upsertOfficialOperation, removeOfficialOperation]
+
+/** RefDesk's extension on officials (no MCP tool). */
+export const officialExtensionOperations = [officialAvailabilityOperation]

@@ -2,6 +2,7 @@
 // calendars; and what a partner reads of it, merged busy intervals with no detail.
 import { z } from 'zod'
 import { DateTime, Id, MAX_LENGTH, text } from './common.js'
+import { InstantInput } from './games.js'
 
 /** A day `YYYY-MM-DD` or a date-time, with an offset or without one (then in the person's time zone). */
 const WHEN = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/
@@ -75,5 +76,16 @@ export type Availability = z.infer<typeof Availability>
 
 export const BusyInterval = z
   .object({ startsAt: DateTime, endsAt: DateTime })
-  .meta({ description: 'A time the official is not available; why is never said.' })
+  .meta({ id: 'BusyInterval', description: 'A time the official is not available; why is never said.' })
+
+/** How far a partner reads an official's availability in one call. */
+export const MAX_AVAILABILITY_DAYS = 62
+
+export const AvailabilityQuery = z.object({
+  from: InstantInput('from').meta({ description: 'Start of the window (required).' }),
+  to: InstantInput('to').meta({
+    description: `End of the window (required): after from, at most ${MAX_AVAILABILITY_DAYS} days after it.`,
+  }),
+})
+export type AvailabilityQuery = z.output<typeof AvailabilityQuery>
 export type BusyInterval = z.infer<typeof BusyInterval>

@@ -1,4 +1,4 @@
-// The 12 webhook event names, the `data` each carries (always with `leagueId`) and the delivery envelope:
+// The webhook event names (the spec's 12 and RefDesk's `position.withdrawn`), the `data` each carries (always with `leagueId`) and the delivery envelope:
 // part of the wire contract, like every shape in this folder. The OpenAPI document's `webhooks` section is
 // generated from these schemas.
 import { z } from 'zod'
@@ -14,6 +14,7 @@ export const EVENT_NAMES = [
   'game.completed',
   'position.claimed',
   'position.released',
+  'position.withdrawn',
   'official.joined',
   'official.approved',
   'official.removed',
@@ -59,6 +60,7 @@ export const EVENT_DATA = {
   'game.completed': GameDetail,
   'position.claimed': PositionEventData,
   'position.released': PositionEventData,
+  'position.withdrawn': PositionEventData,
   'official.joined': OfficialEventData,
   'official.approved': OfficialEventData,
   'official.removed': OfficialRemovedEventData,

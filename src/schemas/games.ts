@@ -48,6 +48,20 @@ export function parseStartsAt(value: unknown): string | undefined {
   return Number.isNaN(date.getTime()) || year < 0 || year > 9999 ? undefined : date.toISOString()
 }
 
+/** An instant of a window (`from`, `to`), as `startsAt` is read; anything else is `invalid_<name>`. */
+export const InstantInput = (name: 'from' | 'to') =>
+  z
+    .unknown()
+    .transform((value, ctx) => {
+      const iso = parseStartsAt(value)
+      if (iso === undefined) {
+        ctx.addIssue({ code: 'custom', message: `invalid_${name}`, input: value })
+        return z.NEVER
+      }
+      return iso
+    })
+    .meta({ type: 'string', format: 'date-time', maxLength: MAX_LENGTH.startsAt })
+
 export const StartsAtInput = z
   .unknown()
   .transform((value, ctx) => {

@@ -1,7 +1,7 @@
 // The assignor's shapes (issue 26): candidates for a position, plans, and a publish's outcome.
 import { z } from 'zod'
 import { DateTime, Id, isStorableText, MAX_LENGTH, PathId } from './common.js'
-import { parseStartsAt } from './games.js'
+import { InstantInput } from './games.js'
 
 /** Why an official cannot take a position: a conflict rule's code, or the plan's own reason. */
 export const ReasonCode = z.string().meta({
@@ -110,24 +110,11 @@ export const AssignmentPlan = z
   })
   .meta({ id: 'AssignmentPlan' })
 
-const WindowEnd = (name: 'from' | 'to') =>
-  z
-    .unknown()
-    .transform((value, ctx) => {
-      const iso = parseStartsAt(value)
-      if (iso === undefined) {
-        ctx.addIssue({ code: 'custom', message: `invalid_${name}`, input: value })
-        return z.NEVER
-      }
-      return iso
-    })
-    .meta({ type: 'string', format: 'date-time', maxLength: MAX_LENGTH.startsAt })
-
 export const CreatePlanBody = z.object({
-  from: WindowEnd('from')
+  from: InstantInput('from')
     .optional()
     .meta({ description: 'Start of the window (default: now). Only games that have not started count.' }),
-  to: WindowEnd('to')
+  to: InstantInput('to')
     .optional()
     .meta({ description: 'End of the window (default: 14 days after from); at most 31 days after from.' }),
 })

@@ -79,23 +79,30 @@ export async function findCalendar(db: Kysely<Db>, id: string): Promise<BusyCale
   return db.selectFrom('busy_calendars').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-/** Blackouts and busy-calendar events of the person overlapping [from, to), by start. */
+/** Blackouts and busy-calendar events of these persons overlapping [from, to). */
 export async function busyOverlapping(
   db: Kysely<Db>,
-  email: string,
+  emails: readonly string[],
   from: string,
   to: string,
-): Promise<{ starts_at: string; ends_at: string }[]> {
+): Promise<{ email: string; starts_at: string; ends_at: string }[]> {
+  if (emails.length === 0) return []
   const overlapping = (table: 'blackouts' | 'busy_events') =>
     db
       .selectFrom(table)
-      .select(['starts_at', 'ends_at'])
-      .where('email', '=', email)
+      .select(['email', 'starts_at', 'ends_at'])
+      .where('email', 'in', emails)
       .where('starts_at', '<', to)
       .where('ends_at', '>', from)
       .execute()
   const [blackouts, events] = await Promise.all([overlapping('blackouts'), overlapping('busy_events')])
   return [...blackouts, ...events]
+}
+
+/** The weekly windows of these persons. */
+export async function listWeeklyOf(db: Kysely<Db>, emails: readonly string[]): Promise<WeeklyRow[]> {
+  if (emails.length === 0) return []
+  return db.selectFrom('weekly_unavailability').selectAll().where('email', 'in', emails).execute()
 }
 
 /** The calendars due for a read at `at`, oldest due first. */
@@ -164,12 +171,21 @@ export async function recordFetchError(db: Kysely<Db>, id: string, error: string
   await db.updateTable('busy_calendars').set({ last_error: error }).where('id', '=', id).execute()
 }
 
+/** The time zones these persons chose, by email (those without a profile are absent). */
+export async function findProfileZones(
+  db: Kysely<Db>,
+  emails: readonly string[],
+): Promise<Map<string, string>> {
+  if (emails.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('profiles')
+    .select(['email', 'time_zone'])
+    .where('email', 'in', emails)
+    .execute()
+  return new Map(rows.map((r) => [r.email, r.time_zone]))
+}
+
 /** The time zone the person chose, if any. */
 export async function findProfileZone(db: Kysely<Db>, email: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('profiles')
-    .select('time_zone')
-    .where('email', '=', email)
-    .executeTakeFirst()
-  return row?.time_zone
+  return (await findProfileZones(db, [email])).get(email)
 }

@@ -87,9 +87,11 @@ export interface PositionContextRow {
   game_id: string
   sport: string
   starts_at: string
+  ends_at: string
   location: string
   league_id: string
   league_name: string
+  league_time_zone: string
   currency: string
   organizer_id: string
 }
@@ -110,9 +112,11 @@ export async function listPositionContext(
       'games.id as game_id',
       'games.sport',
       'games.starts_at',
+      'games.ends_at',
       'games.location',
       'leagues.id as league_id',
       'leagues.name as league_name',
+      'leagues.time_zone as league_time_zone',
       'leagues.currency',
       'leagues.organizer_id',
     ])

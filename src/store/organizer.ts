@@ -195,3 +195,24 @@ export async function ledgerTotals(db: Kysely<Db>, leagueId: string): Promise<Le
     cents: Number(r.cents),
   }))
 }
+
+/** The positions the official holds (claimed) in the league's games starting after `at`, soonest first. */
+export function listUpcomingHeld(
+  db: Kysely<Db>,
+  leagueId: string,
+  userId: string,
+  at: string,
+): Promise<{ game_id: string; starts_at: string; sport: string; label: string }[]> {
+  return db
+    .selectFrom('positions')
+    .innerJoin('claims', 'claims.position_id', 'positions.id')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .select(['games.id as game_id', 'games.starts_at', 'games.sport', 'positions.label'])
+    .where('games.league_id', '=', leagueId)
+    .where('claims.user_id', '=', userId)
+    .where('positions.status', '=', 'claimed')
+    .where('games.starts_at', '>', at)
+    .orderBy('games.starts_at')
+    .orderBy('positions.seq')
+    .execute()
+}

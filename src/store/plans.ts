@@ -1,5 +1,5 @@
-// The assignor's reads (the open positions of a window, the league's approved officials with their home
-// points, the positions their persons hold) and its plans, stored as drafts with their JSON parts.
+// The assignor's reads (the open positions of a window, the league's approved officials with their levels
+// and home points) and its plans, stored as drafts with their JSON parts.
 import type { Kysely } from 'kysely'
 import { approvedOfficial } from './scope.js'
 import type { AssignmentPlanRow, Db } from './tables.js'
@@ -8,8 +8,10 @@ export interface OpenSlotRow {
   position_id: string
   position_seq: number
   label: string
+  min_level: number | null
   game_id: string
   starts_at: string
+  ends_at: string
   latitude: number | null
   longitude: number | null
 }
@@ -27,8 +29,10 @@ export function listOpenSlots(
       'positions.id as position_id',
       'positions.seq as position_seq',
       'positions.label',
+      'positions.min_level',
       'games.id as game_id',
       'games.starts_at',
+      'games.ends_at',
       'games.latitude',
       'games.longitude',
     ])
@@ -47,11 +51,12 @@ export interface PoolOfficialRow {
   user_id: string
   name: string
   email: string
+  level: number | null
   home_latitude: number | null
   home_longitude: number | null
 }
 
-/** The league's approved officials, oldest membership first, with their person's home point. */
+/** The league's approved officials, oldest membership first, with their level and their person's home point. */
 export function listPool(db: Kysely<Db>, leagueId: string): Promise<PoolOfficialRow[]> {
   return db
     .selectFrom('memberships')
@@ -61,45 +66,13 @@ export function listPool(db: Kysely<Db>, leagueId: string): Promise<PoolOfficial
       'users.id as user_id',
       'users.name',
       'users.email',
+      'memberships.level',
       'profiles.home_latitude',
       'profiles.home_longitude',
     ])
     .where('memberships.league_id', '=', leagueId)
     .where(approvedOfficial)
     .orderBy('memberships.seq')
-    .execute()
-}
-
-export interface HeldRow {
-  email: string
-  league_id: string
-  game_id: string
-  starts_at: string
-}
-
-/**
- * Positions held (claimed or worked) in games that are not cancelled, by any user row of these persons,
- * in any league, starting in [from, to): what the conflict rules weigh against a new position.
- */
-export async function listHeldByEmails(
-  db: Kysely<Db>,
-  emails: readonly string[],
-  window: { from: string; to: string },
-): Promise<HeldRow[]> {
-  if (emails.length === 0) return []
-  return db
-    .selectFrom('claims')
-    .innerJoin('users', 'users.id', 'claims.user_id')
-    .innerJoin('positions', 'positions.id', 'claims.position_id')
-    .innerJoin('games', 'games.id', 'positions.game_id')
-    .select(['users.email', 'games.league_id', 'games.id as game_id', 'games.starts_at'])
-    .where('users.email', 'in', emails)
-    .where('positions.status', 'in', ['claimed', 'completed'])
-    .where('games.status', '!=', 'cancelled')
-    .where('games.starts_at', '>=', window.from)
-    .where('games.starts_at', '<', window.to)
-    .orderBy('games.starts_at')
-    .orderBy('games.seq')
     .execute()
 }
 

@@ -3,6 +3,7 @@
 // the person, the formatters and `path`, the app's address builders.
 import type { Earning, EarningTotal } from '../domain/earnings.js'
 import type { GameDesk } from '../domain/game-desk.js'
+import type { DenialPreview } from '../domain/official-desk.js'
 import type { CompletionBlocker, GameQuery, LeagueGame, PositionLine } from '../domain/league-games.js'
 import type { LedgerLine, LedgerTotal } from '../domain/ledger.js'
 import type { PersonMembership } from '../domain/memberships.js'
@@ -23,6 +24,12 @@ type Days<T> = readonly { readonly day: string; readonly items: readonly T[] }[]
 interface LeagueTabs {
   readonly league: OrganizedLeague
   readonly tab: 'games' | 'officials' | 'payouts'
+}
+
+/** The games list's filters and page, carried through a confirmation so the list comes back as it was. */
+interface CarriedList {
+  readonly listFields: Readonly<Record<string, string>>
+  readonly backHref: string
 }
 
 export interface Views {
@@ -52,7 +59,13 @@ export interface Views {
   organize: { leagues: readonly LeagueOverview[] }
   'organize-games': LeagueTabs & {
     days: Days<LeagueGame>
-    query: GameQuery & { when: 'upcoming' | 'past' | 'all' }
+    query: GameQuery & { when: 'upcoming' | 'past' | 'all'; page: number }
+    /** The status filter as chosen: a status, `needs_completion`, or none. */
+    filter: string
+    /** The filters and page, carried through Complete selected so the list comes back as it was. */
+    listFields: Readonly<Record<string, string>>
+    /** What Complete selected did, read back from its redirect. */
+    outcome: { completed: number; refused: readonly { name: string; reason: string }[] } | undefined
     statuses: readonly GameStatus[]
     more: boolean
     pageHref: (page: number) => string
@@ -61,7 +74,7 @@ export interface Views {
     league: OrganizedLeague
     game: LeagueGame
     blocker: CompletionBlocker | undefined
-  }
+  } & CarriedList
   'organize-game': GameDesk & {
     /** A conflict the organizer may override: the refused choice, offered again as "Assign anyway". */
     override: { userId: string; name: string; positionId: string } | undefined
@@ -73,8 +86,9 @@ export interface Views {
     game: LeagueGame
     position: PositionLine
     effect: 'none' | 'kept' | 'removed'
-  }
-  'organize-officials': LeagueTabs & { officials: readonly Official[] }
+  } & CarriedList
+  'organize-officials': LeagueTabs & { officials: readonly Official[]; levels: readonly number[] }
+  'organize-deny': DenialPreview
   'organize-payouts': LeagueTabs & {
     payments: readonly LedgerLine[]
     totals: readonly LedgerTotal[]

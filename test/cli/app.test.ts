@@ -108,6 +108,7 @@ describe('refdesk app', () => {
     expect(await json('approve', leagueId, userId)).toMatchObject({ status: 'approved' })
     expect((await eventsOf(db, leagueId)).map((e) => e.event)).toEqual([
       'position.claimed',
+      'position.withdrawn',
       'official.approved',
     ])
   })

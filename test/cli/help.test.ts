@@ -65,7 +65,7 @@ const COMMANDS: [string[], string[]][] = [
   ],
   [
     ['app', 'withdraw'],
-    ['<positionId>', '--database'],
+    ['<positionId>', '--database', 'position.withdrawn'],
   ],
   [
     ['app', 'complete'],

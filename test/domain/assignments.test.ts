@@ -34,19 +34,27 @@ describe('in-app assignment services', () => {
 
   describe('assignPosition as the app (refdesk app claim)', () => {
     it('claims the first open or the given position and emits position.claimed', async () => {
-      const { leagueId, userId } = await setup()
+      const { p, leagueId, userId } = await setup()
       const game = await seedGame(t.deps.db, leagueId, { positions: [{}, {}] })
       const first = await assignPosition(t.deps, CONSOLE_CALLER, game.id, { userId })
       expect(first.positions.map((p) => [p.status, p.official?.id ?? null])).toEqual([
         ['claimed', userId],
         ['open', null],
       ])
+      // One person never holds two positions of one game (schedule_conflict); another official may.
+      const bob = (await p.post(`/leagues/${leagueId}/officials`, { externalId: 'bob', name: 'Bob' })).body
+        .data.userId
       const second = await assignPosition(t.deps, CONSOLE_CALLER, game.id, {
-        userId,
+        userId: bob,
         positionId: game.positionIds[1],
       })
       expect(second.status).toBe('claimed')
-      expect(await eventNames(leagueId)).toEqual(['official.joined', 'position.claimed', 'position.claimed'])
+      expect(await eventNames(leagueId)).toEqual([
+        'official.joined',
+        'position.claimed',
+        'official.joined',
+        'position.claimed',
+      ])
     })
 
     it('applies the same rules as the partner endpoint', async () => {
@@ -74,7 +82,7 @@ describe('in-app assignment services', () => {
   })
 
   describe('withdrawClaim (refdesk app withdraw)', () => {
-    it('reopens the position and deletes the claim without an event', async () => {
+    it('reopens the position and deletes the claim, with position.withdrawn in its transaction', async () => {
       const { leagueId, userId } = await setup()
       const game = await seedGame(t.deps.db, leagueId)
       const positionId = game.positionIds[0]!
@@ -85,8 +93,14 @@ describe('in-app assignment services', () => {
         status: 'open',
         positions: [{ status: 'open', official: null }],
       })
-      expect(await eventNames(leagueId)).toEqual(['official.joined', 'position.claimed'])
+      expect(await eventNames(leagueId)).toEqual([
+        'official.joined',
+        'position.claimed',
+        'position.withdrawn',
+      ])
+      // A refused withdrawal rolls back and writes nothing.
       expect(await codeOf(withdrawClaim(t.deps, CONSOLE_CALLER, positionId))).toBe('position_not_claimed')
+      expect(await eventNames(leagueId)).toHaveLength(3)
     })
 
     it('cancels instead of reopening in a cancelled game', async () => {
@@ -131,6 +145,10 @@ describe('in-app assignment services', () => {
       if (!withdrew) expect((withdrawn.reason as ApiError).message).toBe('position_not_claimed')
       if (!released)
         expect(unassigned).toMatchObject({ value: { status: 409, body: { error: 'position_not_claimed' } } })
+      // Exactly one of the two events: the winner's.
+      expect((await eventNames(leagueId)).slice(2)).toEqual([
+        withdrew ? 'position.withdrawn' : 'position.released',
+      ])
     })
   })
 

@@ -10,7 +10,7 @@ describe('authentication', () => {
     const res = await p.get('/')
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ version: 'v1', mcp: 'http://localhost:80/api/v1/mcp' })
-    expect(res.body.data.webhookEvents).toHaveLength(12)
+    expect(res.body.data.webhookEvents).toHaveLength(13)
     expect(res.body.data.endpoints).toEqual(
       expect.arrayContaining([
         'GET /leagues',

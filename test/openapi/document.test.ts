@@ -130,7 +130,7 @@ describe('the OpenAPI document as a partner reads it', () => {
     for (const name of names) expect(text, name).toContain(`"#/components/schemas/${name}"`)
   })
 
-  it('documents each of the 12 events with its envelope, data and signature headers', () => {
+  it('documents each event with its envelope, data and signature headers', () => {
     expect(Object.keys(doc.webhooks)).toEqual([...EVENT_NAMES])
     for (const event of EVENT_NAMES) {
       const post = doc.webhooks[event].post
@@ -144,6 +144,15 @@ describe('the OpenAPI document as a partner reads it', () => {
       expect(Object.keys(envelope.properties)).toEqual(['id', 'event', 'createdAt', 'data'])
       expect(envelope.properties.event.const).toBe(event)
     }
+  })
+
+  it('marks position.withdrawn, and only it, as an extension event with the PositionEventData data', () => {
+    const marked = EVENT_NAMES.filter((event) => doc.webhooks[event].post['x-refdesk-extension'] === true)
+    expect(marked).toEqual(['position.withdrawn'])
+    const post = doc.webhooks['position.withdrawn'].post
+    expect(post.description).toMatch(/^\*\*RefDesk extension\*\*.*empty `events` list receives it/)
+    const ref = post.requestBody.content['application/json'].schema.$ref.split('/').pop()
+    expect(doc.components.schemas[ref].properties.data.$ref).toBe('#/components/schemas/PositionEventData')
   })
 
   it('offers Idempotency-Key on exactly the three POSTs the spec calls non-idempotent', () => {

@@ -9,6 +9,7 @@ import { schemaValidator } from '../openapi/helpers.js'
 import { useDispatchers } from './dispatch.js'
 import { startReceiver, type Receiver } from './receiver.js'
 import { CONSOLE_CALLER } from '../../src/domain/caller.js'
+import { withdrawClaim } from '../../src/domain/assignments.js'
 
 describe('webhook delivery', () => {
   const t = useTestApp()
@@ -41,7 +42,7 @@ describe('webhook delivery', () => {
     return { league, game }
   }
 
-  it('delivers each of the 12 events with DESIGN’s data, signed, verifiable with standardwebhooks', async () => {
+  it('delivers each event (the spec’s 12 and position.withdrawn) with DESIGN’s data, signed, verifiable with standardwebhooks', async () => {
     const p = await t.partner()
     const endpoint = await register(p)
     await dispatcher()
@@ -53,6 +54,8 @@ describe('webhook delivery', () => {
     const claimed = (await p.post(`/games/${game.id}/assign`, { userId: joined.userId })).body.data
     const positionId = game.positions[0].id
     const released = (await p.delete(`/games/${game.id}/assign?positionId=${positionId}`)).body.data
+    await p.post(`/games/${game.id}/assign`, { userId: joined.userId })
+    const withdrawn = await withdrawClaim(t.deps, CONSOLE_CALLER, positionId)
     await p.post(`/games/${game.id}/assign`, { userId: joined.userId })
     const completed = await completeGame(t.deps, CONSOLE_CALLER, game.id)
     const noShow = await markNoShow(t.deps, CONSOLE_CALLER, positionId)
@@ -134,6 +137,15 @@ describe('webhook delivery', () => {
         official: expect.objectContaining({ id: joined.userId }),
       },
     ])
+    expect(data('position.withdrawn')).toEqual([
+      {
+        leagueId: league.id,
+        game: withdrawn,
+        positionId,
+        official: expect.objectContaining({ id: joined.userId }),
+      },
+    ])
+    expect(withdrawn.positions[0]).toMatchObject({ status: 'open', official: null })
     expect(data('game.completed')[0]).toEqual({ ...completed, leagueId: league.id })
     expect(data('official.no_show')).toEqual([
       {
@@ -193,6 +205,35 @@ describe('webhook delivery', () => {
     )
     expect(await deliveries(other, stranger.id)).toEqual([])
     expect(receiver.received).toHaveLength(4)
+  })
+
+  it('sends position.withdrawn to endpoints with an empty list or that name it, not to those that do not', async () => {
+    const p = await t.partner()
+    const named = await register(p, ['position.withdrawn'])
+    const all = await register(p)
+    const released = await register(p, ['position.released'])
+    await dispatcher()
+    const { league, game } = await leagueWithGame(p)
+    const official = (await p.post(`/leagues/${league.id}/officials`, { externalId: 'o1', name: 'Olive' }))
+      .body.data
+    await p.post(`/games/${game.id}/assign`, { userId: official.userId })
+    await withdrawClaim(t.deps, CONSOLE_CALLER, game.positions[0].id)
+
+    await vi.waitFor(
+      async () => {
+        expect((await deliveries(p, named.id)).map((d) => [d.event, d.status])).toEqual([
+          ['position.withdrawn', 'succeeded'],
+        ])
+        expect((await deliveries(p, all.id)).map((d) => d.event)).toEqual([
+          'position.withdrawn',
+          'position.claimed',
+          'official.joined',
+          'game.created',
+        ])
+      },
+      { timeout: 20_000, interval: 50 },
+    )
+    expect(await deliveries(p, released.id)).toEqual([])
   })
 
   it('retries after 500, a timeout and a connection reset, then succeeds with the same webhook-id', async () => {

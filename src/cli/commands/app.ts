@@ -88,9 +88,9 @@ function addOfficialActions(app: Command): void {
 
   app
     .command('withdraw')
-    .summary('the official withdraws a claim; the position reopens (no event)')
+    .summary('the official withdraws a claim; the position reopens (event position.withdrawn)')
     .description(
-      'The official withdraws from a claimed position: the claim is deleted and the position reopens. Prints the GameDetail. No event.',
+      'The official withdraws from a claimed position: the claim is deleted and the position reopens. Prints the GameDetail. Emits position.withdrawn; the organizer gets a turnback mail.',
     )
     .argument('<positionId>', 'the claimed position')
     .addOption(databaseOption())
