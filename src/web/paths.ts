@@ -65,6 +65,7 @@ export const paths = {
   removeAvailability: appPath('/availability/remove'),
   organize: appPath('/organize'),
   league: appPath('/organize/leagues/:leagueId'),
+  completeSelected: appPath('/organize/leagues/:leagueId/complete-selected'),
   leagueOfficials: appPath('/organize/leagues/:leagueId/officials'),
   officialLevel: appPath('/organize/leagues/:leagueId/officials/:userId/level'),
   approveOfficial: appPath('/organize/leagues/:leagueId/officials/:userId/approve'),

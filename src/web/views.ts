@@ -27,6 +27,12 @@ interface LeagueTabs {
   readonly tab: 'games' | 'officials' | 'payouts'
 }
 
+/** The games list's filters and page, carried through a confirmation so the list comes back as it was. */
+interface CarriedList {
+  readonly listFields: Readonly<Record<string, string>>
+  readonly backHref: string
+}
+
 export interface Views {
   message: { heading: string; text: string }
   'sign-in': { email: string; error?: string | undefined; mailEnabled: boolean }
@@ -58,7 +64,13 @@ export interface Views {
   organize: { leagues: readonly LeagueOverview[] }
   'organize-games': LeagueTabs & {
     days: Days<LeagueGame>
-    query: GameQuery & { when: 'upcoming' | 'past' | 'all' }
+    query: GameQuery & { when: 'upcoming' | 'past' | 'all'; page: number }
+    /** The status filter as chosen: a status, `needs_completion`, or none. */
+    filter: string
+    /** The filters and page, carried through Complete selected so the list comes back as it was. */
+    listFields: Readonly<Record<string, string>>
+    /** What Complete selected did, read back from its redirect. */
+    outcome: { completed: number; refused: readonly { name: string; reason: string }[] } | undefined
     statuses: readonly GameStatus[]
     more: boolean
     pageHref: (page: number) => string
@@ -67,7 +79,7 @@ export interface Views {
     league: OrganizedLeague
     game: LeagueGame
     blocker: CompletionBlocker | undefined
-  }
+  } & CarriedList
   'organize-game': GameDesk & {
     /** A conflict the organizer may override: the refused choice, offered again as "Assign anyway". */
     override: { userId: string; name: string; positionId: string } | undefined
@@ -79,7 +91,7 @@ export interface Views {
     game: LeagueGame
     position: PositionLine
     effect: 'none' | 'kept' | 'removed'
-  }
+  } & CarriedList
   'organize-officials': LeagueTabs & { officials: readonly Official[]; levels: readonly number[] }
   'organize-deny': DenialPreview
   'organize-payouts': LeagueTabs & {
