@@ -325,3 +325,24 @@ export async function removeOptouts(
   if (kinds.length === 0) return
   await db.deleteFrom('notification_optouts').where('email', '=', email).where('kind', 'in', kinds).execute()
 }
+
+/** A `changed` notification as the Schedule's marks read it. */
+export interface ChangedRow {
+  position_id: string
+  user_id: string | null
+  created_at: string
+  payload: string
+}
+
+/** The `changed` notifications written for the positions, oldest first (their holders then and now). */
+export async function listChanged(db: Kysely<Db>, positionIds: readonly string[]): Promise<ChangedRow[]> {
+  if (positionIds.length === 0) return []
+  return db
+    .selectFrom('notifications')
+    .select(['position_id', 'user_id', 'created_at', 'payload'])
+    .where('position_id', 'in', positionIds)
+    .where('kind', '=', 'changed')
+    .orderBy('seq')
+    .$narrowType<{ position_id: string }>()
+    .execute()
+}

@@ -20,6 +20,8 @@ export interface HeldPositionRow {
   league_name: string
   currency: string
   user_id: string
+  /** When the holder took the position. */
+  claimed_at: string
 }
 
 const positionColumns = [
@@ -37,7 +39,7 @@ const positionColumns = [
   'leagues.name as league_name',
   'leagues.currency',
 ] as const
-const heldColumns = [...positionColumns, 'claims.user_id'] as const
+const heldColumns = [...positionColumns, 'claims.user_id', 'claims.created_at as claimed_at'] as const
 
 function heldPositions(db: Kysely<Db>, userIds: readonly string[]) {
   return db
@@ -104,7 +106,7 @@ export interface OpenPositionFilters {
   readonly place?: string
 }
 
-export type OpenPositionRow = Omit<HeldPositionRow, 'user_id'> & {
+export type OpenPositionRow = Omit<HeldPositionRow, 'user_id' | 'claimed_at'> & {
   min_level: number | null
   time_zone: string
   travel_buffer_minutes: number

@@ -13,6 +13,7 @@ import type { SimulatedOutcome } from '../domain/payment-processor.js'
 import type { HeldGame, Schedule } from '../domain/schedule.js'
 import type { NotificationKindName } from '../schemas/notifications.js'
 import type { Official } from '../schemas/officials.js'
+import type { changeMark } from './format.js'
 
 type GameStatus = LeagueGame['status']
 type PaymentStatus = LedgerLine['status']
@@ -37,7 +38,11 @@ export interface Views {
   'sign-in': { email: string; error?: string | undefined; mailEnabled: boolean }
   'sign-in-sent': { email: string; limited: boolean; mailEnabled: boolean }
   'sign-in-link': { token: string | undefined }
-  schedule: Schedule & { page: number; status: (game: HeldGame) => string | undefined }
+  schedule: Schedule & {
+    page: number
+    status: (game: HeldGame) => string | undefined
+    changeMark: typeof changeMark
+  }
   'open-games': { days: Days<OpenGame>; more: boolean; page: number }
   withdraw: { game: HeldGame }
   earnings: { payments: readonly Earning[]; totals: readonly EarningTotal[] }
