@@ -83,6 +83,7 @@ export function webhookSettings(env: Env = process.env): WebhookSettings {
     disableAfterMs: read(S.disableAfterMs, env),
     concurrency: read(S.webhookConcurrency, env),
     perEndpointConcurrency: read(S.endpointConcurrency, env),
+    sourceConcurrency: read(S.sourceConcurrency, env),
     pollIntervalMs: read(S.pollIntervalMs, env),
   })
 }

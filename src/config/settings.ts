@@ -5,7 +5,7 @@ import { DEFAULT_LIMITS } from '../domain/deps.js'
 import { DEFAULT_HTTP_SETTINGS } from '../http/settings.js'
 import { parseAllowPrivate } from '../webhooks/address-guard.js'
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../webhooks/retry-schedule.js'
-import { DEFAULT_DISABLE_AFTER_MS } from '../webhooks/settings.js'
+import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SOURCE_CONCURRENCY } from '../webhooks/settings.js'
 import { DEFAULT_NOTIFY_CONCURRENCY, DEFAULT_NOTIFY_RETRY_SCHEDULE } from '../notifications/settings.js'
 import * as parse from './parse.js'
 
@@ -202,6 +202,13 @@ export const SETTING = {
     default: '4',
     parse: parse.positiveInt,
     help: 'attempts in flight per endpoint and dispatcher',
+  },
+  sourceConcurrency: {
+    name: 'REFDESK_WEBHOOK_SOURCE_CONCURRENCY',
+    commands: DELIVERY,
+    default: String(DEFAULT_SOURCE_CONCURRENCY),
+    parse: parse.positiveInt,
+    help: 'attempts in flight per source (the owner of the endpoints) and dispatcher: its fair share',
   },
   maxEndpoints: {
     name: 'REFDESK_WEBHOOK_MAX_ENDPOINTS',

@@ -99,6 +99,8 @@ export const ERROR_STATUS = {
   game_not_started: 409,
   idempotency_key_in_use: 409,
   endpoint_disabled: 409,
+  // Issue 21, item 1: a source's test examples past TEST_EVENTS_PER_HOUR in the last hour.
+  test_event_limit_reached: 409,
   level_too_low: 409,
   game_closed: 409,
   last_position: 409,

@@ -321,7 +321,17 @@ export async function updateGame(
       trx,
       deps,
       at,
-      movedGames([game], [{ id: updated.id, starts_at: updated.startsAt, location: updated.location }]),
+      movedGames(
+        [game],
+        [
+          {
+            id: updated.id,
+            starts_at: updated.startsAt,
+            ends_at: updated.endsAt,
+            location: updated.location,
+          },
+        ],
+      ),
     )
     return updated
   })
@@ -361,16 +371,22 @@ async function loadGame(db: Kysely<Db>, row: GameRow): Promise<Game> {
   return game as Game
 }
 
-/** The games whose start or place differs between before and after: what their holders are told. */
+/**
+ * The games whose start, end or place differs between before and after: what their holders are told. The
+ * end stands for the length, so a length set to what the league's default already gave is no change.
+ */
 function movedGames(
   before: readonly GameRow[],
-  after: readonly Pick<GameRow, 'id' | 'starts_at' | 'location'>[],
-): { gameId: string; startsAt: string; location: string }[] {
-  const now = new Map(after.map((g) => [g.id, { startsAt: g.starts_at, location: g.location }]))
+  after: readonly Pick<GameRow, 'id' | 'starts_at' | 'ends_at' | 'location'>[],
+): { gameId: string; startsAt: string; endsAt: string; location: string }[] {
+  const now = new Map(after.map((g) => [g.id, g]))
   return before
     .filter((g) => {
       const next = now.get(g.id)
-      return next !== undefined && (next.startsAt !== g.starts_at || next.location !== g.location)
+      return (
+        next !== undefined &&
+        (next.starts_at !== g.starts_at || next.ends_at !== g.ends_at || next.location !== g.location)
+      )
     })
-    .map((g) => ({ gameId: g.id, startsAt: g.starts_at, location: g.location }))
+    .map((g) => ({ gameId: g.id, startsAt: g.starts_at, endsAt: g.ends_at, location: g.location }))
 }

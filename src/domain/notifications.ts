@@ -23,7 +23,7 @@ export type NotificationItem =
       readonly kind: 'changed'
       readonly positionId: string
       readonly userId: string
-      readonly before: { readonly startsAt: string; readonly location: string }
+      readonly before: GameShape
     }
   | {
       /** Goes to the league's organizer; `userId` is the official who gave the position back. */
@@ -37,6 +37,13 @@ export type NotificationItem =
       readonly userId: string
       readonly amount: { readonly cents: number; readonly currency: string }
     }
+
+/** A game's time, length and place: what a `changed` mail compares. */
+interface GameShape {
+  readonly startsAt: string
+  readonly durationMinutes: number
+  readonly location: string
+}
 
 /** What queueing reads besides the transaction: the reminder lead time. */
 export type NotifyDeps = Pick<Deps, 'limits'>
@@ -100,6 +107,9 @@ export async function queueNotifications(
   await store.insertNotifications(trx, rows)
 }
 
+const minutesBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(to) - Date.parse(from)) / 60_000)
+
 function payloadOf(
   item: NotificationItem,
   c: PositionContextRow,
@@ -111,14 +121,18 @@ function payloadOf(
     label: c.label,
     sport: c.sport,
     startsAt: c.starts_at,
+    durationMinutes: minutesBetween(c.starts_at, c.ends_at),
     location: c.location,
     leagueId: c.league_id,
     leagueName: c.league_name,
-    leagueTimeZone: 'UTC',
+    leagueTimeZone: c.league_time_zone,
     ...(item.kind === 'changed' && {
       before: item.before,
       changes: [
         ...(item.before.startsAt !== c.starts_at ? (['time'] as const) : []),
+        ...(item.before.durationMinutes !== minutesBetween(c.starts_at, c.ends_at)
+          ? (['length'] as const)
+          : []),
         ...(item.before.location !== c.location ? (['place'] as const) : []),
       ],
     }),
@@ -175,15 +189,16 @@ export async function notifyCancelled(
   )
 }
 
-/** A game's time or place as it was before a change. */
+/** A game's start, end and place as they were before a change. */
 interface GameBefore {
   readonly gameId: string
   readonly startsAt: string
+  readonly endsAt: string
   readonly location: string
 }
 
 /**
- * Games whose start or place changed (already written): each holder gets `changed`; where the start moved,
+ * Games whose start, length or place changed (already written): each holder gets `changed`; where the start moved,
  * waiting reminders move with it. A holder already reminded gets a new reminder only if the new one is
  * still ahead: otherwise their `changed` mail already says when the game is.
  */
@@ -208,7 +223,15 @@ export async function notifyChanged(
     const before = byGame.get(h.game_id)
     if (!before) continue
     const ref = { positionId: h.position_id, userId: h.user_id }
-    items.push({ kind: 'changed', ...ref, before: { startsAt: before.startsAt, location: before.location } })
+    items.push({
+      kind: 'changed',
+      ...ref,
+      before: {
+        startsAt: before.startsAt,
+        durationMinutes: minutesBetween(before.startsAt, before.endsAt),
+        location: before.location,
+      },
+    })
     const remindAt = new Date(Date.parse(h.starts_at) - reminderMs).toISOString()
     if (!reminded.has(`${h.position_id}:${h.user_id}`) || remindAt > at)
       items.push({ kind: 'reminder', ...ref })

@@ -7,6 +7,7 @@ import * as memberships from '../store/memberships.js'
 import type { Db, MembershipRow, UserRow } from '../store/tables.js'
 import * as users from '../store/users.js'
 import { releaseClaim } from './assignments.js'
+import { releaseUpcomingClaims } from './releases.js'
 import { lockGames } from './game-locks.js'
 import { isoNow, newId } from '../clock.js'
 import { requireLeague } from './access.js'
@@ -104,19 +105,27 @@ export async function removeOfficial(
   })
 }
 
-/** In-app denial, by the console or the league's organizer: the membership becomes `denied`; claims are kept. No event. */
+/**
+ * In-app denial, by the console or the league's organizer: the membership becomes `denied`. Claims are kept
+ * unless `releaseUpcoming` (the organizer's "Also release their upcoming games"): then each position they hold
+ * in a game yet to start is released like an unassign (`position.released` each, the official mailed).
+ * Denial itself emits no event.
+ */
 export async function denyOfficial(
   deps: Deps,
   caller: Caller,
   leagueId: string,
   userId: string,
+  options: { releaseUpcoming?: boolean } = {},
 ): Promise<Official> {
   return deps.db.transaction().execute(async (trx) => {
     const league = await requireLeague(trx, caller, leagueId)
     const membership =
       (await memberships.lockMembership(trx, league.id, userId, 'update')) ?? fail('not_a_member')
     if (membership.role === 'organizer') fail('not_an_official')
-    await memberships.setMembershipStatus(trx, membership.id, 'denied', isoNow(deps.clock))
+    const at = isoNow(deps.clock)
+    await memberships.setMembershipStatus(trx, membership.id, 'denied', at)
+    if (options.releaseUpcoming === true) await releaseUpcomingClaims(trx, deps, league.id, userId, at)
     return toOfficial((await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'))
   })
 }
@@ -169,7 +178,7 @@ async function releaseAllClaims(
   return stillHeld.map((p) => p.id)
 }
 
-function officialView(membership: MembershipRow, user: UserRow): Official {
+export function officialView(membership: MembershipRow, user: UserRow): Official {
   return toOfficial({
     ...membership,
     name: user.name,

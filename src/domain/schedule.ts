@@ -3,6 +3,8 @@
 import type { GameStatus, PositionStatus } from '../store/tables.js'
 import * as officialGames from '../store/official-games.js'
 import type { HeldPositionRow } from '../store/official-games.js'
+import * as notifications from '../store/notifications.js'
+import type { NotificationPayload } from '../schemas/notifications.js'
 import { isoNow } from '../clock.js'
 import type { PersonCaller } from './caller.js'
 import type { Deps } from './deps.js'
@@ -24,7 +26,14 @@ export interface HeldGame {
   readonly leagueName: string
   /** Upcoming, still claimed, in a game that is not cancelled. */
   readonly withdrawable: boolean
+  /** Upcoming games only: what differs from when the holder took the position, with what it was. */
+  readonly changes: readonly HeldChange[]
 }
+
+/** "Time changed" (the start or the length), "Place changed". */
+export type HeldChange =
+  | { readonly what: 'time'; readonly wasStartsAt: string; readonly wasMinutes: number | undefined }
+  | { readonly what: 'place'; readonly wasLocation: string }
 
 export interface Schedule {
   readonly upcoming: readonly HeldGame[]
@@ -51,7 +60,48 @@ export function toHeldGame(row: HeldPositionRow, at: string): HeldGame {
     leagueId: row.league_id,
     leagueName: row.league_name,
     withdrawable: row.position_status === 'claimed' && row.game_status !== 'cancelled' && row.starts_at > at,
+    changes: [],
   }
+}
+
+const minutesBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(to) - Date.parse(from)) / 60_000)
+
+/**
+ * Marks each held game changed since its holder took it. The first `changed` notification written to them
+ * after the claim carries the game as it was when they took it (its `before`): compared with the game now,
+ * a change undone is no change. Every holder gets those rows, placeholders and opted-out people included.
+ */
+async function withChanges(deps: Deps, rows: readonly HeldPositionRow[], at: string): Promise<HeldGame[]> {
+  const changed = await notifications.listChanged(
+    deps.db,
+    rows.map((r) => r.position_id),
+  )
+  const taken = new Map<string, NotificationPayload['before']>()
+  for (const row of rows) {
+    const first = changed.find(
+      (c) => c.position_id === row.position_id && c.user_id === row.user_id && c.created_at >= row.claimed_at,
+    )
+    if (first) taken.set(row.position_id, (JSON.parse(first.payload) as NotificationPayload).before)
+  }
+  return rows.map((row) => {
+    const game = toHeldGame(row, at)
+    const was = taken.get(row.position_id)
+    if (!was) return game
+    const minutes = minutesBetween(row.starts_at, row.ends_at)
+    const changes: HeldChange[] = []
+    if (
+      was.startsAt !== row.starts_at ||
+      (was.durationMinutes !== undefined && was.durationMinutes !== minutes)
+    )
+      changes.push({
+        what: 'time',
+        wasStartsAt: was.startsAt,
+        wasMinutes: was.durationMinutes !== minutes ? was.durationMinutes : undefined,
+      })
+    if (was.location !== row.location) changes.push({ what: 'place', wasLocation: was.location })
+    return { ...game, changes }
+  })
 }
 
 /** `page` 1 is the first page of past games; every page shows all upcoming ones. */
@@ -65,7 +115,7 @@ export async function listSchedule(deps: Deps, person: PersonCaller, page = 1): 
     }),
   ])
   return {
-    upcoming: upcoming.map((row) => toHeldGame(row, at)),
+    upcoming: await withChanges(deps, upcoming, at),
     past: past.slice(0, PAST_PAGE_SIZE).map((row) => toHeldGame(row, at)),
     morePast: past.length > PAST_PAGE_SIZE,
   }

@@ -17,6 +17,13 @@ import { sampleEventData } from './sample-events.js'
 import { toDelivery, toEndpoint } from './webhook-endpoints.js'
 
 const DAY_MS = 86_400_000
+const HOUR_MS = 3_600_000
+
+/**
+ * Test examples a source may send in an hour, over all its endpoints: enough to develop a receiver, too
+ * few for the test endpoint to become a way of filling the dispatchers' queues (issue 21, item 1).
+ */
+export const TEST_EVENTS_PER_HOUR = 60
 
 /** The caller's endpoint, read inside the transaction; a disabled one takes nothing until enabled. */
 async function activeEndpoint(
@@ -31,7 +38,8 @@ async function activeEndpoint(
 
 /**
  * Records an example of the event for this endpoint alone (its envelope says `"test": true`) and queues
- * its delivery, due now: it is signed, retried and listed like any other.
+ * its delivery, due now: it is signed, retried and listed like any other. A source that sent
+ * TEST_EVENTS_PER_HOUR of them in the last hour is refused until the oldest is an hour old.
  */
 export async function sendTestEvent(
   deps: Deps,
@@ -42,6 +50,9 @@ export async function sendTestEvent(
   return deps.db.transaction().execute(async (trx) => {
     const endpoint = await activeEndpoint(trx, caller, webhookId)
     const now = nowIso()
+    const hourAgo = new Date(Date.parse(now) - HOUR_MS).toISOString()
+    if ((await deliveries.countTestDeliveries(trx, endpoint.source, hourAgo)) >= TEST_EVENTS_PER_HOUR)
+      fail('test_event_limit_reached')
     const data = sampleEventData(event, endpoint.source, Date.parse(now))
     const eventId = `evt_${newId()}`
     await outbox.insertTestEvent(trx, {
@@ -62,6 +73,7 @@ export async function sendTestEvent(
         attempts: 0,
         created_at: now,
         next_attempt_at: now,
+        source: endpoint.source,
       },
     ])
     await outbox.announceWork(trx)

@@ -48,6 +48,8 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   plan_already_published: 'this plan is published; make a new one with refdesk_plan_assignments',
   endpoint_limit_reached:
     'this source has as many webhook endpoints as it may: delete one (refdesk_delete_webhook) first',
+  test_event_limit_reached:
+    'this source sent 60 test examples in the last hour: try again later, or read the deliveries already sent',
 }
 
 /** What to do about the code, if the catalog says. */

@@ -70,6 +70,8 @@ function dateTime(iso: string, timeZone: string, style: 'long' | 'short'): strin
 /** Subjects are one line whatever a partner put in a game's sport. */
 const oneLine = (value: string): string => value.replace(/[\r\n\t]+/g, ' ').trim()
 
+const length = (minutes: number): string => `${minutes} minutes`
+
 const money = (cents: number, currency: string): string =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100)
 
@@ -106,6 +108,7 @@ function modelOf(
     changes: changesOf(p, timeZone),
     facts: [
       { label: 'When', value: when },
+      ...(p.durationMinutes !== undefined ? [{ label: 'Length', value: length(p.durationMinutes) }] : []),
       { label: 'Where', value: p.location || 'Location to be announced' },
       { label: 'League', value: p.leagueName },
       { label: 'Position', value: p.label },
@@ -175,17 +178,28 @@ function kindText(
 function changesOf(p: NotificationPayload, timeZone: string): Model['changes'] {
   const before = p.before
   if (!before) return []
-  return (p.changes ?? []).map((change) =>
-    change === 'time'
-      ? {
-          label: 'Time',
-          from: dateTime(before.startsAt, timeZone, 'long'),
-          to: dateTime(p.startsAt, timeZone, 'long'),
-        }
-      : {
-          label: 'Place',
-          from: before.location || 'Location to be announced',
-          to: p.location || 'Location to be announced',
-        },
-  )
+  return (p.changes ?? []).flatMap((change) => {
+    switch (change) {
+      case 'time':
+        return [
+          {
+            label: 'Time',
+            from: dateTime(before.startsAt, timeZone, 'long'),
+            to: dateTime(p.startsAt, timeZone, 'long'),
+          },
+        ]
+      case 'length':
+        return before.durationMinutes === undefined || p.durationMinutes === undefined
+          ? []
+          : [{ label: 'Length', from: length(before.durationMinutes), to: length(p.durationMinutes) }]
+      case 'place':
+        return [
+          {
+            label: 'Place',
+            from: before.location || 'Location to be announced',
+            to: p.location || 'Location to be announced',
+          },
+        ]
+    }
+  })
 }

@@ -111,7 +111,7 @@ export const testWebhookOperation = defineOperation({
   tags,
   summary: 'Send the endpoint a signed example of an event',
   description:
-    'Records an example of the event for this endpoint alone and sends it now, signed like any delivery: realistic `data` of the event’s documented shape (ids that exist nowhere, your source), and `"test": true` beside `id`, `event`, `createdAt` and `data` in the envelope so your receiver can tell it apart. It is retried on the schedule and listed in the endpoint’s deliveries like any other. A disabled endpoint answers 409 endpoint_disabled: enable it first.',
+    'Records an example of the event for this endpoint alone and sends it now, signed like any delivery: realistic `data` of the event’s documented shape (ids that exist nowhere, your source), and `"test": true` beside `id`, `event`, `createdAt` and `data` in the envelope so your receiver can tell it apart. It is retried on the schedule and listed in the endpoint’s deliveries like any other. A disabled endpoint answers 409 endpoint_disabled: enable it first. A source sends at most 60 test examples an hour over all its endpoints; past that the answer is 409 test_event_limit_reached until the oldest of them is an hour old.',
   responseDescription: 'The queued delivery (status `pending`); list the deliveries to see how it went.',
   params: WebhookParams,
   body: TestEventBody,
@@ -119,7 +119,14 @@ export const testWebhookOperation = defineOperation({
   status: 202,
   data: Delivery,
   extension: true,
-  errors: ['invalid_json', 'invalid_event', 'unknown_event', 'endpoint_not_found', 'endpoint_disabled'],
+  errors: [
+    'invalid_json',
+    'invalid_event',
+    'unknown_event',
+    'endpoint_not_found',
+    'endpoint_disabled',
+    'test_event_limit_reached',
+  ],
   handle: (deps, { caller, params, body }) => sendTestEvent(deps, caller, params.webhookId, body.event),
 })
 

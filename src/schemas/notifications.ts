@@ -26,13 +26,16 @@ export const NOTIFICATION_WORD: Readonly<Record<NotificationKindName, string>> =
 /** What Profile says each checkbox is for. */
 export const NOTIFICATION_HELP: Readonly<Record<NotificationKindName, string>> = {
   assigned: 'someone else gives you a game',
-  changed: 'the time or place of a game you hold changes',
+  changed: 'the time, length or place of a game you hold changes',
   cancelled: 'a game you hold is cancelled',
   unassigned: 'you are taken off a game',
   reminder: 'a game you hold is coming up',
   turnback: 'an official gives back a game of a league you organize',
   paid: 'you are paid for a game',
 }
+
+/** What a `changed` mail says moved: the start, the length, the place. */
+export type GameChange = 'time' | 'length' | 'place'
 
 /** A notification's content, as its change left things (JSON in `notifications.payload`). */
 export interface NotificationPayload {
@@ -41,14 +44,20 @@ export interface NotificationPayload {
   readonly label: string
   readonly sport: string
   readonly startsAt: string
+  /** The game's length (its own or the league's); absent in mails queued before lengths were sent. */
+  readonly durationMinutes?: number
   readonly location: string
   readonly leagueId: string
   readonly leagueName: string
   /** The league's time zone, used when the recipient has not chosen one. */
   readonly leagueTimeZone: string
-  /** `changed`: what it was, and which of time and place moved. */
-  readonly before?: { readonly startsAt: string; readonly location: string }
-  readonly changes?: readonly ('time' | 'place')[]
+  /** `changed`: what it was, and which of time, length and place moved. */
+  readonly before?: {
+    readonly startsAt: string
+    readonly location: string
+    readonly durationMinutes?: number
+  }
+  readonly changes?: readonly GameChange[]
   /** `turnback`: who gave the game back. */
   readonly official?: { readonly name: string; readonly email: string }
   /** `paid`: how much. */

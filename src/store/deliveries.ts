@@ -14,6 +14,7 @@ const DELIVERY_COLUMNS = [
   'last_error',
   'created_at',
   'next_attempt_at',
+  'source',
 ] as const
 
 export async function insertDeliveries(trx: Transaction<Db>, rows: readonly NewDelivery[]): Promise<void> {
@@ -98,6 +99,26 @@ export function findDelivery(
     .where('id', '=', id)
     .where(eventInScope(endpoint))
     .executeTakeFirst()
+}
+
+/** How many test examples the source's endpoints were sent since `since` (the test events' quota). */
+export async function countTestDeliveries(
+  trx: Transaction<Db>,
+  source: string,
+  since: string,
+): Promise<number> {
+  // By endpoint (a source has at most a few), so each count is a range of the endpoint/created index.
+  const row = await trx
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('outbox_events as o', 'o.id', 'd.event_id')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('d.endpoint_id', 'in', (eb) =>
+      eb.selectFrom('webhook_endpoints').select('id').where('source', '=', source),
+    )
+    .where('d.created_at', '>=', since)
+    .where('o.test', '=', 1)
+    .executeTakeFirst()
+  return Number(row?.n ?? 0)
 }
 
 // Due now, under no lease: an attempt still in flight under the old lease is no longer recorded, the one

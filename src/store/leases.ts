@@ -18,6 +18,12 @@ export interface LeaseRequest {
   /** …and for an endpoint not in `room`. */
   defaultRoom: number
   /**
+   * How many more rows this dispatcher takes per source (the source owning the endpoint), and for a source
+   * not in `sourceRoom`: one source's backlog never fills a lease, however many endpoints it has.
+   */
+  sourceRoom: ReadonlyMap<string, number>
+  defaultSourceRoom: number
+  /**
    * Rows this dispatcher still has an attempt out for, past their lease: leasing one again would send a
    * second copy and void the first one's record, round after round when answers outlast leases.
    */
@@ -60,25 +66,33 @@ export async function leaseDue(db: Kysely<Db>, req: LeaseRequest): Promise<Deliv
   })
 }
 
-// Ranking due rows within each endpoint caps the lease at each endpoint's room, so a busy endpoint's
-// backlog is neither leased nor handed back.
+/** A room per key as SQL: `case when r.<column> = … then n … else default end`. */
+function roomOf(column: 'endpoint_id' | 'source', rooms: readonly [string, number][], fallback: number) {
+  if (rooms.length === 0) return sql.lit(fallback)
+  return sql`case ${sql.join(
+    rooms.map(([key, n]) => sql`when ${sql.ref(`r.${column}`)} = ${key} then ${sql.lit(n)}`),
+    sql` `,
+  )} else ${sql.lit(fallback)} end`
+}
+
+// Ranking due rows within each endpoint and within each source caps the lease at each one's room, so a
+// busy endpoint's backlog is neither leased nor handed back, and one source's many endpoints take no more
+// of a lease than its share.
 function dueIds(db: Kysely<Db>, req: LeaseRequest) {
   const full = [...req.room].filter(([, n]) => n <= 0).map(([id]) => id)
   const partial = [...req.room].filter(([, n]) => n > 0)
-  const room =
-    partial.length === 0
-      ? sql.lit(req.defaultRoom)
-      : sql`case ${sql.join(
-          partial.map(([id, n]) => sql`when r.endpoint_id = ${id} then ${sql.lit(n)}`),
-          sql` `,
-        )} else ${sql.lit(req.defaultRoom)} end`
+  const fullSources = [...req.sourceRoom].filter(([, n]) => n <= 0).map(([source]) => source)
+  const partialSources = [...req.sourceRoom].filter(([, n]) => n > 0)
+  const room = roomOf('endpoint_id', partial, req.defaultRoom)
+  const sourceRoom = roomOf('source', partialSources, req.defaultSourceRoom)
   let due = db
     .selectFrom('webhook_deliveries')
-    .select(['id', 'endpoint_id', 'next_attempt_at', 'seq'])
+    .select(['id', 'endpoint_id', 'source', 'next_attempt_at', 'seq'])
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', req.now)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', req.now)]))
   if (full.length > 0) due = due.where('endpoint_id', 'not in', full)
+  if (fullSources.length > 0) due = due.where('source', 'not in', fullSources)
   if (req.exclude.length > 0) due = due.where('id', 'not in', req.exclude)
   // Ranking only the earliest rows keeps the lease cheap under a large backlog; an endpoint that fills
   // them reaches its bound and is skipped next time, which lets the others through.
@@ -89,13 +103,15 @@ function dueIds(db: Kysely<Db>, req: LeaseRequest) {
   const ranked = db
     .selectFrom(earliest.as('e'))
     .selectAll()
-    .select(
+    .select([
       sql<number>`row_number() over (partition by endpoint_id order by next_attempt_at, seq)`.as('rank'),
-    )
+      sql<number>`row_number() over (partition by source order by next_attempt_at, seq)`.as('source_rank'),
+    ])
   return db
     .selectFrom(ranked.as('r'))
     .select('r.id')
     .where(sql<boolean>`r.rank <= ${room}`)
+    .where(sql<boolean>`r.source_rank <= ${sourceRoom}`)
     .orderBy('r.next_attempt_at')
     .orderBy('r.seq')
     .limit(req.limit)
@@ -104,6 +120,8 @@ function dueIds(db: Kysely<Db>, req: LeaseRequest) {
 export interface DeliveryJob {
   id: string
   endpointId: string
+  /** The source that owns the endpoint: attempts are shared fairly between sources. */
+  source: string
   attempts: number
   leaseUntil: string
   url: string
@@ -125,6 +143,7 @@ export async function loadJobs(db: Kysely<Db>, ids: readonly string[]): Promise<
     .select([
       'd.id',
       'd.endpoint_id as endpointId',
+      'd.source',
       'd.attempts',
       sql<string>`d.lease_until`.as('leaseUntil'),
       'e.url',

@@ -91,6 +91,15 @@ export async function setMembershipStatus(
   await db.updateTable('memberships').set({ status, updated_at: at }).where('id', '=', id).execute()
 }
 
+export async function setMembershipLevel(
+  db: Kysely<Db>,
+  id: string,
+  level: number | null,
+  at: string,
+): Promise<void> {
+  await db.updateTable('memberships').set({ level, updated_at: at }).where('id', '=', id).execute()
+}
+
 export async function deleteMembership(db: Kysely<Db>, id: string): Promise<void> {
   await db.deleteFrom('memberships').where('id', '=', id).execute()
 }

@@ -87,9 +87,11 @@ export interface PositionContextRow {
   game_id: string
   sport: string
   starts_at: string
+  ends_at: string
   location: string
   league_id: string
   league_name: string
+  league_time_zone: string
   currency: string
   organizer_id: string
 }
@@ -110,9 +112,11 @@ export async function listPositionContext(
       'games.id as game_id',
       'games.sport',
       'games.starts_at',
+      'games.ends_at',
       'games.location',
       'leagues.id as league_id',
       'leagues.name as league_name',
+      'leagues.time_zone as league_time_zone',
       'leagues.currency',
       'leagues.organizer_id',
     ])
@@ -320,4 +324,25 @@ export async function removeOptouts(
 ): Promise<void> {
   if (kinds.length === 0) return
   await db.deleteFrom('notification_optouts').where('email', '=', email).where('kind', 'in', kinds).execute()
+}
+
+/** A `changed` notification as the Schedule's marks read it. */
+export interface ChangedRow {
+  position_id: string
+  user_id: string | null
+  created_at: string
+  payload: string
+}
+
+/** The `changed` notifications written for the positions, oldest first (their holders then and now). */
+export async function listChanged(db: Kysely<Db>, positionIds: readonly string[]): Promise<ChangedRow[]> {
+  if (positionIds.length === 0) return []
+  return db
+    .selectFrom('notifications')
+    .select(['position_id', 'user_id', 'created_at', 'payload'])
+    .where('position_id', 'in', positionIds)
+    .where('kind', '=', 'changed')
+    .orderBy('seq')
+    .$narrowType<{ position_id: string }>()
+    .execute()
 }

@@ -1,9 +1,9 @@
 // What one person sees as an official: the positions they hold, the open positions of the leagues they
 // officiate, their payments and memberships. `userIds` are the person's user rows.
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Db, MembershipRole, MembershipStatus, PositionStatus, GameStatus } from './tables.js'
 import { selectPaymentsWithGame, type PaymentWithGameRow } from './payments.js'
-import { leagueInScope, type Scope } from './scope.js'
+import { approvedOfficial, leagueInScope, type Scope } from './scope.js'
 
 export interface HeldPositionRow {
   position_id: string
@@ -20,6 +20,8 @@ export interface HeldPositionRow {
   league_name: string
   currency: string
   user_id: string
+  /** When the holder took the position. */
+  claimed_at: string
 }
 
 const positionColumns = [
@@ -37,7 +39,7 @@ const positionColumns = [
   'leagues.name as league_name',
   'leagues.currency',
 ] as const
-const heldColumns = [...positionColumns, 'claims.user_id'] as const
+const heldColumns = [...positionColumns, 'claims.user_id', 'claims.created_at as claimed_at'] as const
 
 function heldPositions(db: Kysely<Db>, userIds: readonly string[]) {
   return db
@@ -91,29 +93,92 @@ export async function findHeld(
   return heldPositions(db, userIds).where('positions.id', '=', positionId).executeTakeFirst()
 }
 
-export type OpenPositionRow = Omit<HeldPositionRow, 'user_id'>
+/** What Open games narrows the list to; each absent filter lets everything through. */
+export interface OpenPositionFilters {
+  readonly leagueId?: string
+  /** Games starting at or after this instant (and after `now` whatever it says). */
+  readonly from?: string
+  /** Games starting before this instant. */
+  readonly to?: string
+  /** The sport, compared without regard to case. */
+  readonly sport?: string
+  /** Text the location contains, without regard to case. */
+  readonly place?: string
+}
 
-/** Open positions of open games starting after `from`, in the scope's leagues: soonest first, one page. */
+export type OpenPositionRow = Omit<HeldPositionRow, 'user_id' | 'claimed_at'> & {
+  min_level: number | null
+  time_zone: string
+  travel_buffer_minutes: number
+  max_games_per_day: number | null
+}
+
+/** `%`, `_` and the escape itself match only themselves in a LIKE pattern. */
+const likeEscaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+/**
+ * Open positions of open games starting after `now`, in the scope's leagues, narrowed by the filters:
+ * soonest first, one page, with what the conflict rules read of the position and its league.
+ */
 export async function listOpenPositions(
   db: Kysely<Db>,
   scope: Scope,
-  from: string,
+  now: string,
+  filters: OpenPositionFilters,
   page: { limit: number; offset: number },
 ): Promise<OpenPositionRow[]> {
-  return db
+  let query = db
     .selectFrom('games')
     .innerJoin('positions', 'positions.game_id', 'games.id')
     .innerJoin('leagues', 'leagues.id', 'games.league_id')
     .select(positionColumns)
+    .select([
+      'positions.min_level',
+      'leagues.time_zone',
+      'leagues.travel_buffer_minutes',
+      'leagues.max_games_per_day',
+    ])
     .where(leagueInScope(scope))
     .where('games.status', '=', 'open')
     .where('positions.status', '=', 'open')
-    .where('games.starts_at', '>', from)
+    .where('games.starts_at', '>', now)
+  if (filters.leagueId !== undefined) query = query.where('games.league_id', '=', filters.leagueId)
+  if (filters.from !== undefined) query = query.where('games.starts_at', '>=', filters.from)
+  if (filters.to !== undefined) query = query.where('games.starts_at', '<', filters.to)
+  if (filters.sport !== undefined)
+    query = query.where(sql`lower(games.sport)`, '=', filters.sport.toLowerCase())
+  if (filters.place !== undefined) {
+    const pattern = `%${likeEscaped(filters.place.toLowerCase())}%`
+    query = query.where(sql<boolean>`lower(games.location) like ${pattern} escape '\\'`)
+  }
+  return query
     .orderBy('games.starts_at')
     .orderBy('games.seq')
     .orderBy('positions.seq')
     .limit(page.limit)
     .offset(page.offset)
+    .execute()
+}
+
+export interface OfficiatedLeagueRow {
+  league_id: string
+  league_name: string
+  level: number | null
+}
+
+/** The leagues where one of the users is an approved official, with that membership's level, oldest first. */
+export async function listOfficiatedLeagues(
+  db: Kysely<Db>,
+  userIds: readonly string[],
+): Promise<OfficiatedLeagueRow[]> {
+  if (userIds.length === 0) return []
+  return db
+    .selectFrom('memberships')
+    .innerJoin('leagues', 'leagues.id', 'memberships.league_id')
+    .select(['leagues.id as league_id', 'leagues.name as league_name', 'memberships.level'])
+    .where('memberships.user_id', 'in', userIds)
+    .where(approvedOfficial)
+    .orderBy('memberships.seq')
     .execute()
 }
 

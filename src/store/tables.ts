@@ -182,6 +182,8 @@ interface WebhookDeliveriesTable {
   delivered_at: Time | null
   lease_owner: string | null
   lease_until: Time | null
+  /** The source that owns the endpoint (migration 0016): the dispatchers share attempts fairly by it. */
+  source: string
 }
 
 interface WebhookAttemptsTable {

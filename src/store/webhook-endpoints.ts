@@ -123,7 +123,7 @@ export async function recordHealth(
 
 export interface LeagueEndpoint extends Pick<
   WebhookEndpointRow,
-  'id' | 'events' | 'created_at' | 'disabled_at'
+  'id' | 'events' | 'created_at' | 'disabled_at' | 'source'
 > {
   /** Since when the endpoint sees the league: its registration, or its key's grant if that came later. */
   sees_since: string
@@ -165,6 +165,7 @@ export async function endpointsForLeague(
     events: r.events,
     created_at: r.created_at,
     disabled_at: r.disabled_at,
+    source: r.source,
     sees_since:
       r.source === league.source || r.granted_at === null || r.granted_at < r.created_at
         ? r.created_at

@@ -1,5 +1,7 @@
 // Times and money as a person reads them: times in their time zone with the zone named, amounts in the
 // league's currency. Formatters are built once per page, not per row.
+import type { HeldChange } from '../domain/schedule.js'
+
 export interface Formatters {
   readonly timeZone: string
   /** "Sat, May 2, 2026, 3:00 PM UTC" */
@@ -80,4 +82,19 @@ export function heldStatus(game: {
   if (game.positionStatus === 'completed') return 'Worked'
   if (game.positionStatus === 'cancelled') return 'No-show'
   return game.withdrawable ? undefined : 'Awaiting completion'
+}
+
+/** A Schedule mark: "Time changed" or "Place changed", and what it was when the official took the game. */
+export function changeMark(
+  change: HeldChange,
+  game: { startsAt: string },
+  format: Formatters,
+): { label: string; was: string } {
+  if (change.what === 'place')
+    return { label: 'Place changed', was: change.wasLocation || 'Location to be announced' }
+  const was = [
+    ...(change.wasStartsAt !== game.startsAt ? [format.dateTime(change.wasStartsAt)] : []),
+    ...(change.wasMinutes !== undefined ? [`${change.wasMinutes} minutes long`] : []),
+  ]
+  return { label: 'Time changed', was: was.join(', ') }
 }

@@ -3,8 +3,9 @@
 // the person, the formatters and `path`, the app's address builders.
 import type { Earning, EarningTotal } from '../domain/earnings.js'
 import type { GameDesk } from '../domain/game-desk.js'
+import type { DenialPreview } from '../domain/official-desk.js'
 import type { CompletionBlocker, GameQuery, LeagueGame, PositionLine } from '../domain/league-games.js'
-import type { LedgerLine, LedgerTotal } from '../domain/ledger.js'
+import type { LedgerLine, LedgerTotal, OfficialTotal } from '../domain/ledger.js'
 import type { PersonMembership } from '../domain/memberships.js'
 import type { OpenGame } from '../domain/open-games.js'
 import type { LeagueOverview, OrganizedLeague } from '../domain/organized-leagues.js'
@@ -12,6 +13,7 @@ import type { SimulatedOutcome } from '../domain/payment-processor.js'
 import type { HeldGame, Schedule } from '../domain/schedule.js'
 import type { NotificationKindName } from '../schemas/notifications.js'
 import type { Official } from '../schemas/officials.js'
+import type { changeMark } from './format.js'
 
 type GameStatus = LeagueGame['status']
 type PaymentStatus = LedgerLine['status']
@@ -25,12 +27,22 @@ interface LeagueTabs {
   readonly tab: 'games' | 'officials' | 'payouts'
 }
 
+/** The games list's filters and page, carried through a confirmation so the list comes back as it was. */
+interface CarriedList {
+  readonly listFields: Readonly<Record<string, string>>
+  readonly backHref: string
+}
+
 export interface Views {
   message: { heading: string; text: string }
   'sign-in': { email: string; error?: string | undefined; mailEnabled: boolean }
   'sign-in-sent': { email: string; limited: boolean; mailEnabled: boolean }
   'sign-in-link': { token: string | undefined }
-  schedule: Schedule & { page: number; status: (game: HeldGame) => string | undefined }
+  schedule: Schedule & {
+    page: number
+    status: (game: HeldGame) => string | undefined
+    changeMark: typeof changeMark
+  }
   'open-games': { days: Days<OpenGame>; more: boolean; page: number }
   withdraw: { game: HeldGame }
   earnings: { payments: readonly Earning[]; totals: readonly EarningTotal[] }
@@ -52,7 +64,13 @@ export interface Views {
   organize: { leagues: readonly LeagueOverview[] }
   'organize-games': LeagueTabs & {
     days: Days<LeagueGame>
-    query: GameQuery & { when: 'upcoming' | 'past' | 'all' }
+    query: GameQuery & { when: 'upcoming' | 'past' | 'all'; page: number }
+    /** The status filter as chosen: a status, `needs_completion`, or none. */
+    filter: string
+    /** The filters and page, carried through Complete selected so the list comes back as it was. */
+    listFields: Readonly<Record<string, string>>
+    /** What Complete selected did, read back from its redirect. */
+    outcome: { completed: number; refused: readonly { name: string; reason: string }[] } | undefined
     statuses: readonly GameStatus[]
     more: boolean
     pageHref: (page: number) => string
@@ -61,7 +79,7 @@ export interface Views {
     league: OrganizedLeague
     game: LeagueGame
     blocker: CompletionBlocker | undefined
-  }
+  } & CarriedList
   'organize-game': GameDesk & {
     /** A conflict the organizer may override: the refused choice, offered again as "Assign anyway". */
     override: { userId: string; name: string; positionId: string } | undefined
@@ -73,8 +91,9 @@ export interface Views {
     game: LeagueGame
     position: PositionLine
     effect: 'none' | 'kept' | 'removed'
-  }
-  'organize-officials': LeagueTabs & { officials: readonly Official[] }
+  } & CarriedList
+  'organize-officials': LeagueTabs & { officials: readonly Official[]; levels: readonly number[] }
+  'organize-deny': DenialPreview
   'organize-payouts': LeagueTabs & {
     payments: readonly LedgerLine[]
     totals: readonly LedgerTotal[]
@@ -85,6 +104,15 @@ export interface Views {
     pageHref: (page: number) => string
     csvHref: string
     selectable: boolean
+    /** Charge selected applies: a platform payment on this page can be charged. */
+    chargeable: boolean
+    perOfficial: readonly OfficialTotal[]
+    /** "Select all" was asked for: every selectable payment on the page comes checked. */
+    selectAll: boolean
+    selectAllHref: string
+    clearHref: string
+    /** What Charge selected did, read back from its redirect. */
+    charged: { paid: number; failed: number; requiresCard: number; refused: number } | undefined
   }
   'organize-charge': { league: OrganizedLeague; payment: LedgerLine; outcomes: readonly SimulatedOutcome[] }
 }

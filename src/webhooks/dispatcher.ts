@@ -7,6 +7,10 @@
 // retries it with the same `webhook-id`. A lease is renewed while its attempt is out (sent, or waiting to
 // be recorded), so a slow answer or a lagging commit never lets another dispatcher send it again.
 //
+// Fairness comes from a share per source: attempts start round-robin over the sources (the owners of the
+// endpoints), each with at most `sourceConcurrency` in flight, and a lease takes no more of one source
+// than it can start; so one tenant's hanging endpoints cost the others nothing but their own slots.
+//
 // Throughput comes from touching the database rarely: one lease statement brings a batch sized to what
 // each endpoint can take before the lease runs out (`Pacing`), the batch is sent from memory
 // (`EndpointQueues`), and finished attempts share group commits (`groupCommit`).
@@ -33,7 +37,7 @@ import { FAN_OUT_BATCH, fanOut } from './fan-out.js'
 import { groupCommit, type GroupCommit } from './group-commit.js'
 import { outcomeOf } from './outcome.js'
 import { MAX_BATCH_FACTOR, Pacing } from './pacing.js'
-import { DEFAULT_DISABLE_AFTER_MS, type WebhookSettings } from './settings.js'
+import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SOURCE_CONCURRENCY, type WebhookSettings } from './settings.js'
 
 export interface DispatcherLog {
   debug?(obj: object, msg: string): void
@@ -120,6 +124,7 @@ class LeaseLoop {
   private readonly settings: WebhookSettings
   private readonly log: DispatcherLog
   private readonly leaseMs: number
+  private readonly perSource: number
   /** An attempt must finish inside its lease, or another dispatcher could send it meanwhile. */
   private readonly leaseMargin: number
   /**
@@ -157,6 +162,7 @@ class LeaseLoop {
     this.settings = options.settings
     this.log = options.log ?? silent
     this.leaseMs = options.leaseMs ?? this.settings.timeoutMs * 2 + 1000
+    this.perSource = this.settings.sourceConcurrency ?? DEFAULT_SOURCE_CONCURRENCY
     this.leaseMargin = Math.min(this.settings.timeoutMs + 1000, this.leaseMs / 2)
     this.agent = createAgent({
       policy: this.settings.policy,
@@ -241,7 +247,7 @@ class LeaseLoop {
   /** Leases more work if it is worth a statement; answers whether it looked. */
   private async lease(): Promise<boolean> {
     const capacity = (endpointId?: string) => this.pacing.capacity(endpointId)
-    const { room, known, lowQueue } = this.queues.room(capacity)
+    const { room, sourceRoom, known, lowQueue } = this.queues.room(capacity, this.perSource)
     // Endpoints this loop holds nothing of get the default room each, up to its concurrency of them.
     const { concurrency } = this.settings
     const limit = Math.min(
@@ -259,6 +265,8 @@ class LeaseLoop {
       limit,
       room,
       defaultRoom: capacity(),
+      sourceRoom,
+      defaultSourceRoom: this.perSource,
       exclude: [...this.inFlight].filter(([, job]) => Date.parse(job.lease.until) <= now).map(([id]) => id),
     })
     webhookLeased.inc(leased.length)
@@ -281,7 +289,8 @@ class LeaseLoop {
     const expired: leases.DeliveryJob[] = []
     const mayStart = () =>
       this.queues.sending < this.settings.concurrency && this.inFlight.size < MAX_UNRECORDED && !this.stopping
-    for (const job of this.queues.startable(this.settings.perEndpointConcurrency, mayStart)) {
+    const { perEndpointConcurrency } = this.settings
+    for (const job of this.queues.startable(perEndpointConcurrency, this.perSource, mayStart)) {
       if (Date.parse(job.leaseUntil) - this.clock.now() < this.leaseMargin) expired.push(job)
       else this.start(job)
     }
@@ -294,7 +303,7 @@ class LeaseLoop {
   }
 
   private start(job: leases.DeliveryJob): void {
-    const end = this.queues.begin(job.endpointId)
+    const end = this.queues.begin(job)
     // Renewals move `until` on; every write about this attempt reads the lease as it is then.
     const entry: InFlight = {
       done: Promise.resolve(),

@@ -41,6 +41,7 @@ export function fanOut(db: Kysely<Db>): Promise<number> {
             last_error: disabled ? 'endpoint_disabled' : null,
             created_at: event.created_at,
             next_attempt_at: disabled ? null : event.created_at,
+            source: target.source,
           })
         }
       }

@@ -9,6 +9,8 @@ export interface WebhookSettings {
   /** Attempts in flight per dispatcher, overall and per endpoint. */
   readonly concurrency: number
   readonly perEndpointConcurrency: number
+  /** Attempts in flight per dispatcher for the endpoints of one source (default 8): its fair share. */
+  readonly sourceConcurrency?: number
   /** Fallback scan when no wake-up arrives (another process on SQLite, a lost LISTEN connection). */
   readonly pollIntervalMs: number
   /** An endpoint whose every attempt has failed this long is disabled (default 5 days). */
@@ -16,3 +18,4 @@ export interface WebhookSettings {
 }
 
 export const DEFAULT_DISABLE_AFTER_MS = 5 * 86_400_000
+export const DEFAULT_SOURCE_CONCURRENCY = 8

@@ -73,6 +73,7 @@ describe("the official's app services", () => {
       location: 'Field 1',
       leagueId: metro,
       leagueName: 'Metro',
+      reason: null,
     })
     expect(more).toBe(false)
   })

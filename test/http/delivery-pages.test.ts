@@ -47,6 +47,7 @@ describe('paging an endpoint’s deliveries', () => {
       attempts: 0,
       created_at: at(minute(i)),
       next_attempt_at: null,
+      source: 'delivery-pages',
     }))
     await t.deps.db.transaction().execute((trx) => insertDeliveries(trx, rows))
     return rows.map((r) => r.id)

@@ -80,6 +80,56 @@ describe('notification kinds', () => {
     expect(changed.text).toContain('Place: Field 1 -> Field 9')
   })
 
+  it('changed (PATCH durationMinutes, upsert-update of the length); nothing when the length stays what it was', async () => {
+    const { p, leagueId, ann, game } = await held()
+    // The league's default is 90 minutes: naming it changes the game's record, not its length.
+    expect((await p.patch(`/games/${game.id}`, { durationMinutes: 90 })).status).toBe(200)
+    await mail.flush()
+    expect(await subjects()).toEqual([])
+    await p.patch(`/games/${game.id}`, { durationMinutes: 120 })
+    await mail.flush()
+    const [changed] = await mail.mails()
+    expect(changed!.subject).toBe('Changed: soccer, Wed, May 1, 6:00 PM UTC')
+    expect(changed!.text).toContain('Length: 90 minutes -> 120 minutes')
+    expect(changed!.text).not.toContain('Time:')
+    expect(changed!.html).toContain('<s style="color:#6b7280;">90 minutes</s>')
+
+    mail.received.length = 0
+    const upserted = await seedGame(t.deps.db, leagueId, { externalId: 'g-len' })
+    const userId = (await p.get(`/leagues/${leagueId}/officials`)).body.data[0].userId
+    await p.post(`/games/${upserted.id}/assign`, { userId })
+    const item = {
+      externalId: 'g-len',
+      sport: 'soccer',
+      startsAt: '2030-05-01T18:00:00.000Z',
+      location: 'Field 1',
+    }
+    await p.post(`/leagues/${leagueId}/games`, { games: [{ ...item, durationMinutes: 60 }] })
+    await mail.flush()
+    const lengthened = (await mail.mails()).find((m) => m.subject?.startsWith('Changed'))!
+    expect(lengthened.to).toBe(ann)
+    expect(lengthened.text).toContain('Length: 90 minutes -> 60 minutes')
+  })
+
+  it('times are in the league’s time zone for a recipient who chose none, in their own once they do', async () => {
+    const { p, leagueId, ann, organizer, game } = await held()
+    expect((await p.patch(`/leagues/${leagueId}`, { timeZone: 'America/Los_Angeles' })).status).toBe(200)
+    await p.patch(`/games/${game.id}`, { location: 'Field 2' })
+    await mail.flush()
+    const [changed] = await mail.mails()
+    expect(changed!.subject).toBe('Changed: soccer, Wed, May 1, 11:00 AM PDT')
+    expect(changed!.text).toContain('When: Wed, May 1, 2030, 11:00 AM PDT')
+    mail.received.length = 0
+    await setTimeZone(t.deps, { email: organizer }, 'Europe/Berlin')
+    await p.delete(`/games/${game.id}`)
+    await withdrawClaim(t.deps, CONSOLE_CALLER, game.positionIds[0]!)
+    await mail.flush()
+    expect((await subjects()).sort()).toEqual([
+      [ann, 'Cancelled: soccer, Wed, May 1, 11:00 AM PDT'],
+      [organizer, 'Turnback: soccer, Wed, May 1, 8:00 PM GMT+2'],
+    ])
+  })
+
   it('cancelled (DELETE /games/{id}); the reminder is dropped', async () => {
     const { p, ann, game } = await held()
     await p.delete(`/games/${game.id}`)

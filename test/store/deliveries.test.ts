@@ -24,6 +24,8 @@ describe('recordAttempts', () => {
         limit: 10,
         room: new Map(),
         defaultRoom: 10,
+        sourceRoom: new Map(),
+        defaultSourceRoom: 10,
         exclude: [],
       })
     const [first] = await lease(now + 1000)
@@ -81,6 +83,8 @@ describe('recordAttempts', () => {
         limit: 10,
         room: new Map(),
         defaultRoom: 10,
+        sourceRoom: new Map(),
+        defaultSourceRoom: 10,
         exclude,
       })
     const now = Date.now()
@@ -105,6 +109,8 @@ describe('recordAttempts', () => {
       limit: 10,
       room: new Map(),
       defaultRoom: 10,
+      sourceRoom: new Map(),
+      defaultSourceRoom: 10,
       exclude: [],
     })
     const held = { owner: 'dispatcher-1', until: iso(now + 1000) }

@@ -5,6 +5,8 @@ import { chargePayment, completeGame, markPaid, withSimulatedOutcome } from '../
 import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { useWebApp, type Visitor } from './browser-like.js'
 import { CONSOLE_CALLER } from '../../src/domain/caller.js'
+import { withdrawClaim } from '../../src/domain/assignments.js'
+import { updateGame } from '../../src/domain/games.js'
 
 const hoursAfter = (now: Date, h: number) => new Date(now.getTime() + h * 3_600_000).toISOString()
 
@@ -194,6 +196,37 @@ describe("the official's pages", () => {
     const statuses = [...page.matchAll(/<p class="status">([^<]+)<\/p>/g)].map((m) => m[1])
     expect(statuses).toEqual(['Game cancelled', 'Worked', 'No-show', 'Game cancelled', 'Awaiting completion'])
     expect(page).not.toContain('>Withdraw</button>')
+  })
+
+  it('schedule: marks a game changed since it was taken, with what it was; an undone change is none', async () => {
+    const { game, email } = await world()
+    const visitor = await t.signIn(email)
+    await visitor.get('/app/open')
+    await visitor.post('/app/claim', claimForm(game))
+    const marks = async () =>
+      [
+        ...(await visitor.get('/app/')).body.matchAll(
+          /<li><span class="status-badge badge-changed">([^<]+)<\/span> <span class="was">([^<]+)<\/span><\/li>/g,
+        ),
+      ].map((m) => [m[1], m[2]])
+    expect(await marks()).toEqual([])
+    const deps = t.runtime.deps
+    await updateGame(deps, CONSOLE_CALLER, game.id, {
+      startsAt: hoursAfter(t.now, 27),
+      location: '<Field 9>',
+    })
+    expect(await marks()).toEqual([
+      ['Time changed', 'was Wed, Jan 2, 2030, 2:00 PM UTC'],
+      ['Place changed', 'was Field 1'],
+    ])
+    // Back to the place it had when Sam took it: only the time stays changed; a new length is a time change.
+    await updateGame(deps, CONSOLE_CALLER, game.id, { location: 'Field 1', durationMinutes: 60 })
+    expect(await marks()).toEqual([['Time changed', 'was Wed, Jan 2, 2030, 2:00 PM UTC, 90 minutes long']])
+    // Given back and taken again (a minute later): the game as it is now is what Sam took.
+    await withdrawClaim(deps, CONSOLE_CALLER, game.positionIds[0]!)
+    t.now = new Date(t.now.getTime() + 60_000)
+    await visitor.post('/app/claim', claimForm(game))
+    expect(await marks()).toEqual([])
   })
 
   it('leagues: pending awaits approval, denied cannot claim', async () => {

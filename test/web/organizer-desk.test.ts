@@ -84,12 +84,18 @@ describe("the organizer's game page", () => {
     expect(refused.body).not.toContain('Assign anyway')
 
     const line = game.positionIds[1]!
-    const conflict = await olga.get(
+    // Ann already works a game at the same hour: a schedule conflict the organizer may override.
+    await seedGame(db, metro, { startsAt: '2030-01-05T15:30:00.000Z', positions: [{ officialId: ann }] })
+    await olga.get(`/app/organize/games/${game.id}`)
+    const clash = await olga.post(`/app/organize/games/${game.id}/assign`, { userId: ann, positionId: line })
+    expect(clash.location).toBe(
       `/app/organize/games/${game.id}?notice=schedule_conflict&official=${ann}&position=${line}`,
     )
+    const conflict = await olga.get(clash.location!)
     expect(conflict.body).toContain('holds another game at this time')
     expect(conflict.body).toContain('Assign Ann Lee anyway?')
     expect(conflict.body).toContain('<input type="hidden" name="force" value="yes">')
+    expect(await eventsOf(db, metro)).toEqual([])
     const forced = await olga.post(`/app/organize/games/${game.id}/assign`, {
       userId: ann,
       positionId: line,

@@ -9,9 +9,10 @@ import { groupCommit } from '../../src/webhooks/group-commit.js'
 import { outcomeOf } from '../../src/webhooks/outcome.js'
 import { MAX_BATCH_FACTOR, Pacing } from '../../src/webhooks/pacing.js'
 
-const job = (id: string, endpointId: string, attempts = 0): DeliveryJob => ({
+const job = (id: string, endpointId: string, attempts = 0, source = 's1'): DeliveryJob => ({
   id,
   endpointId,
+  source,
   attempts,
   leaseUntil: '2030-01-01T00:00:30.000Z',
   url: 'https://hooks.example/x',
@@ -58,33 +59,75 @@ describe('EndpointQueues', () => {
     const queues = new EndpointQueues()
     queues.add([job('a', 'e1'), job('b', 'e1'), job('c', 'e1')], new Map())
     const capacity = () => 4
-    expect(queues.room(capacity)).toEqual({ room: new Map([['e1', 1]]), known: 1, lowQueue: false })
-    const started = [...queues.startable(4, () => true)]
+    expect(queues.room(capacity, 8)).toEqual({
+      room: new Map([['e1', 1]]),
+      sourceRoom: new Map([['s1', 5]]),
+      known: 1,
+      lowQueue: false,
+    })
+    const started = [...queues.startable(4, 8, () => true)]
     expect(started.map((j) => j.id)).toEqual(['a', 'b', 'c'])
     expect(queues.waiting).toBe(0)
-    for (const j of started.slice(0, 2)) queues.begin(j.endpointId)
-    expect(queues.room(capacity)).toEqual({ room: new Map([['e1', 2]]), known: 2, lowQueue: true })
+    for (const j of started.slice(0, 2)) queues.begin(j)
+    expect(queues.room(capacity, 8)).toEqual({
+      room: new Map([['e1', 2]]),
+      sourceRoom: new Map([['s1', 6]]),
+      known: 2,
+      lowQueue: true,
+    })
   })
 
   it('starts at most perEndpoint per endpoint and stops when mayStart says so', () => {
     const queues = new EndpointQueues()
     queues.add([job('a', 'e1'), job('b', 'e1'), job('c', 'e2'), job('d', 'e2')], new Map())
     const taken: string[] = []
-    for (const j of queues.startable(1, () => queues.sending < 10)) {
-      queues.begin(j.endpointId)
+    for (const j of queues.startable(1, 8, () => queues.sending < 10)) {
+      queues.begin(j)
       taken.push(j.id)
     }
     expect(taken).toEqual(['a', 'c'])
     expect(queues.sending).toBe(2)
-    expect([...queues.startable(5, () => false)]).toEqual([])
+    expect([...queues.startable(5, 8, () => false)]).toEqual([])
     expect(queues.waiting).toBe(2)
+  })
+
+  it('takes turns between sources and holds each at its share, however many endpoints it has', () => {
+    const queues = new EndpointQueues()
+    // Source s1: 16 endpoints with 4 jobs each (a partner whose endpoints hang); s2: one endpoint, 3 jobs.
+    const s1 = Array.from({ length: 64 }, (_, i) => job(`a${i}`, `e${i % 16}`, 0, 's1'))
+    queues.add([...s1, job('b0', 'x', 0, 's2'), job('b1', 'x', 0, 's2'), job('b2', 'x', 0, 's2')], new Map())
+    const taken: string[] = []
+    for (const j of queues.startable(4, 8, () => queues.sending < 32)) {
+      queues.begin(j)
+      taken.push(j.id)
+    }
+    // s2 gets its turn at once, round-robin with s1, up to its own endpoint's bound; s1 stops at 8, one per
+    // endpoint in turn.
+    expect(taken.slice(0, 6)).toEqual(['a0', 'b0', 'a1', 'b1', 'a2', 'b2'])
+    expect(taken.filter((id) => id.startsWith('a'))).toEqual(['a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7'])
+    expect(queues.sending).toBe(11)
+    // s1 may lease nothing more while it holds 64 (8 in flight); s2 has room for 5 more (8 - 3).
+    const { sourceRoom } = queues.room(() => 4, 8)
+    expect(sourceRoom).toEqual(
+      new Map([
+        ['s1', 8 - 64],
+        ['s2', 5],
+      ]),
+    )
+  })
+
+  it('lets a source of fast endpoints hold as many rounds as its fastest endpoint', () => {
+    const queues = new EndpointQueues()
+    queues.add([job('a', 'fast', 0, 's1')], new Map())
+    const capacity = (endpointId?: string) => (endpointId === 'fast' ? 4 * 10 : 4)
+    expect(queues.room(capacity, 8).sourceRoom).toEqual(new Map([['s1', 8 * 10 - 1]]))
   })
 
   it('ends an attempt once, however often it is told', () => {
     const queues = new EndpointQueues()
     queues.add([job('a', 'e1')], new Map())
-    const [started] = [...queues.startable(1, () => true)]
-    const end = queues.begin(started!.endpointId)
+    const [started] = [...queues.startable(1, 8, () => true)]
+    const end = queues.begin(started!)
     end()
     end()
     expect(queues.sending).toBe(0)
@@ -93,11 +136,11 @@ describe('EndpointQueues', () => {
   it('forgets an idle queue only once a lease found it dry, and drains every waiting job', () => {
     const queues = new EndpointQueues()
     queues.add([job('a', 'e1')], new Map())
-    for (const j of queues.startable(1, () => true)) queues.begin(j.endpointId)()
-    expect(queues.room(() => 4).room.has('e1')).toBe(true)
+    for (const j of queues.startable(1, 8, () => true)) queues.begin(j)()
+    expect(queues.room(() => 4, 8).room.has('e1')).toBe(true)
     queues.add([], new Map([['e1', 4]]))
-    expect([...queues.startable(1, () => true)]).toEqual([])
-    expect(queues.room(() => 4).room.has('e1')).toBe(false)
+    expect([...queues.startable(1, 8, () => true)]).toEqual([])
+    expect(queues.room(() => 4, 8).room.has('e1')).toBe(false)
 
     queues.add([job('b', 'e2'), job('c', 'e3')], new Map())
     expect(queues.drain().map((j) => j.id)).toEqual(['b', 'c'])

@@ -57,6 +57,8 @@ describe('a lease while its attempt is out', () => {
       limit: 10,
       room: new Map<string, number>(),
       defaultRoom: 4,
+      sourceRoom: new Map<string, number>(),
+      defaultSourceRoom: 8,
       exclude: [],
     }
     expect(await leaseDue(t.deps.db, second)).toEqual([])

@@ -13,6 +13,7 @@ import * as m0010 from './0010_availability.js'
 import * as m0012 from './0012_key_hash_only.js'
 import * as m0013 from './0013_session_idle.js'
 import * as m0015 from './0015_assignment_plans.js'
+import * as m0016 from './0016_delivery_source.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0012_key_hash_only': m0012,
   '0013_session_idle': m0013,
   '0015_assignment_plans': m0015,
+  '0016_delivery_source': m0016,
 }
 
 export const migrationProvider: MigrationProvider = {

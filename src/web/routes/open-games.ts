@@ -1,13 +1,14 @@
 // Open games an official can claim, a page at a time, and the Claim action. Refusals come back as a plain
 // notice on the page, never an error page: a lost race says someone else took the game, and a game of a
 // league the person does not officiate reads exactly like a missing one.
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { claimPosition } from '../../domain/assignments.js'
-import { listOpenGames } from '../../domain/open-games.js'
+import { dayStart, isDay, nextDay } from '../../domain/days.js'
+import { listOpenGames, officiatedLeagues, type OpenGamesQuery } from '../../domain/open-games.js'
 import { limitedAction } from '../action-limit.js'
-import { CONFLICT_NOTICES } from '../conflict-sentences.js'
+import { CONFLICT_NOTICES, CONFLICT_SENTENCES } from '../conflict-sentences.js'
 import type { WebContext } from '../context.js'
-import { idField, pageNumber } from '../forms.js'
+import { idField, isId, pageNumber, queryString } from '../forms.js'
 import { byDay, formatters } from '../format.js'
 import { signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
@@ -49,16 +50,65 @@ const CLAIM_REFUSALS: Refusals<Code> = {
   game_started: 'started',
 }
 
+/** The page's filters as the address carries them: anything malformed reads as absent. */
+interface Filters {
+  readonly league?: string
+  readonly from?: string
+  readonly to?: string
+  readonly sport?: string
+  readonly place?: string
+  readonly all?: '1'
+}
+
+const MAX_FILTER_TEXT = 100
+
+function filtersOf(request: FastifyRequest): Filters {
+  const text = (name: string) => {
+    const value = queryString(request, name)?.trim()
+    return value ? value.slice(0, MAX_FILTER_TEXT) : undefined
+  }
+  const day = (name: string) => {
+    const value = queryString(request, name)
+    return value !== undefined && isDay(value) ? value : undefined
+  }
+  const league = queryString(request, 'league')
+  return {
+    ...(league !== undefined && isId(league) && { league }),
+    ...(day('from') && { from: day('from') }),
+    ...(day('to') && { to: day('to') }),
+    ...(text('sport') && { sport: text('sport') }),
+    ...(text('place') && { place: text('place') }),
+    ...(queryString(request, 'all') === '1' && { all: '1' as const }),
+  }
+}
+
+/** The filters as the domain reads them: days in the person's time zone, the last one included. */
+function queryOf(filters: Filters, timeZone: string): OpenGamesQuery {
+  return {
+    ...(filters.league && { leagueId: filters.league }),
+    ...(filters.from && { from: dayStart(filters.from, timeZone) }),
+    ...(filters.to && { to: dayStart(nextDay(filters.to), timeZone) }),
+    ...(filters.sport && { sport: filters.sport }),
+    ...(filters.place && { place: filters.place }),
+    showAll: filters.all === '1',
+  }
+}
+
 export function openGameRoutes(app: FastifyInstance, context: WebContext): void {
   const { deps, sendPage } = context
   app.get(
     paths.openGames.pattern,
     signedIn(async (request, reply, person) => {
       const page = pageNumber(request)
-      const { games, more } = await listOpenGames(deps, person, page)
+      const filters = filtersOf(request)
+      const [{ games, more }, leagues] = await Promise.all([
+        listOpenGames(deps, person, page, queryOf(filters, person.timeZone)),
+        officiatedLeagues(deps, person),
+      ])
       const options = { title: 'Open games', nav: 'open', notice: noticeOf(request, NOTICES) } as const
       const days = byDay(games, formatters(person.timeZone))
-      return sendPage(request, reply, 'open-games', options, { days, more, page })
+      const data = { days, more, page, filters, leagues, reasons: CONFLICT_SENTENCES }
+      return sendPage(request, reply, 'open-games', options, data)
     }),
   )
 

@@ -66,7 +66,7 @@ const NOTICES: Notices<Code> = {
   not_claimed: { kind: 'error', text: 'Nobody holds that position any more.' },
   saved: {
     kind: 'success',
-    text: 'Game updated. Officials holding it are emailed any change of time or place.',
+    text: 'Game updated. Officials holding it are emailed any change of time, length or place.',
   },
   invalid_start: { kind: 'error', text: 'Not saved: the start is not a date and time.' },
   invalid_duration: { kind: 'error', text: 'Not saved: the duration must be 15 to 600 minutes.' },

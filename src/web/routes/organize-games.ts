@@ -3,7 +3,7 @@
 // found page, before and after a form is posted.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { isDay } from '../../domain/days.js'
-import { ApiError } from '../../domain/errors.js'
+import { ApiError, type ErrorCode } from '../../domain/errors.js'
 import {
   completionBlocker,
   findLeagueGame,
@@ -14,8 +14,11 @@ import {
 } from '../../domain/league-games.js'
 import { listOrganizedLeagues } from '../../domain/organized-leagues.js'
 import { completeGame, markNoShow } from '../../domain/payments.js'
+import { completeSelected, MAX_SELECTED } from '../../domain/season-close.js'
+import type { Deps } from '../../domain/deps.js'
+import type { Person } from '../../domain/sessions.js'
 import type { WebContext } from '../context.js'
-import { pageNumber, queryString } from '../forms.js'
+import { field, idList, isId, pageNumber, queryString } from '../forms.js'
 import { byDay, formatters } from '../format.js'
 import { idParam, signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
@@ -43,15 +46,97 @@ const REFUSALS: Refusals<Code> = {
 
 const WHEN = ['upcoming', 'past', 'all'] as const
 
-/** The games filter from the query string; a value that is not one of the choices reads as no filter. */
-function gameQuery(request: FastifyRequest): GameQuery & { when: (typeof WHEN)[number]; page: number } {
-  const status = GAME_STATUSES.find((s) => s === queryString(request, 'status'))
-  const when = WHEN.find((w) => w === queryString(request, 'when')) ?? 'all'
+/** The status filter's extra choice: past games whose positions are all filled, waiting to be completed. */
+const NEEDS_COMPLETION = 'needs_completion'
+
+interface ListQuery {
+  /** A game status, `needs_completion`, or '' (any). */
+  readonly filter: string
+  readonly when: (typeof WHEN)[number]
+  readonly from: string | undefined
+  readonly to: string | undefined
+  readonly page: number
+}
+
+/**
+ * The games list's filters and page, from the address or from a form that carries them back; a value that
+ * is not one of the choices reads as no filter.
+ */
+function listQuery(read: (name: string) => string | undefined, page: number): ListQuery {
+  const value = read('status')
+  const filter = value === NEEDS_COMPLETION || GAME_STATUSES.some((s) => s === value) ? (value ?? '') : ''
   const day = (name: string) => {
-    const value = queryString(request, name)
-    return value !== undefined && isDay(value) ? value : undefined
+    const v = read(name)
+    return v !== undefined && isDay(v) ? v : undefined
   }
-  return { status, when, from: day('from'), to: day('to'), page: pageNumber(request) }
+  return {
+    filter,
+    when: WHEN.find((w) => w === read('when')) ?? 'all',
+    from: day('from'),
+    to: day('to'),
+    page,
+  }
+}
+
+/** What the domain is asked: Needs completion is claimed games that have started. */
+function gameQuery(list: ListQuery): GameQuery & { when: (typeof WHEN)[number]; page: number } {
+  const needs = list.filter === NEEDS_COMPLETION
+  const status = GAME_STATUSES.find((s) => s === list.filter) ?? (needs ? 'claimed' : undefined)
+  return { ...list, status, when: needs ? 'past' : list.when }
+}
+
+/** The list's address parameters, for links, the pager and redirects back to it. */
+const listParams = (list: ListQuery) => ({
+  status: list.filter === '' ? undefined : list.filter,
+  when: list.when === 'all' ? undefined : list.when,
+  from: list.from,
+  to: list.to,
+  page: list.page === 1 ? undefined : list.page,
+})
+
+/** The list's filters and page as a form posted them back. */
+const postedList = (request: FastifyRequest): ListQuery =>
+  listQuery((name) => field(request, name) || undefined, pageOf(field(request, 'page')))
+
+const pageOf = (value: string): number => {
+  const page = Number(value)
+  return Number.isInteger(page) && page >= 1 && page <= 10_000 ? page : 1
+}
+
+/** The list's parameters as hidden fields, and the way back to the list as it was. */
+function carried(leagueId: string, params: ReturnType<typeof listParams>) {
+  return {
+    listFields: Object.fromEntries(
+      Object.entries(params).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
+    ),
+    backHref: paths.league.href({ leagueId }, params),
+  }
+}
+
+/** Why a game of Complete selected was not completed, as the list says it. */
+const NOT_COMPLETED: Partial<Record<ErrorCode, string>> = {
+  game_not_started: 'it has not started yet',
+  game_not_claimed: 'it has open positions, or was cancelled',
+  game_already_completed: 'it was already completed',
+}
+
+/** Complete selected's outcome, from its redirect: the refused games named (in the person's scope). */
+async function completionOutcome(deps: Deps, request: FastifyRequest, person: Person) {
+  const done = Number(queryString(request, 'done'))
+  if (!Number.isInteger(done) || done < 0) return undefined
+  const named = (queryString(request, 'refused') ?? '').split(',').slice(0, MAX_SELECTED)
+  const refused = []
+  for (const item of named) {
+    const [gameId = '', code = ''] = item.split('.')
+    const reason = NOT_COMPLETED[code as ErrorCode]
+    if (!isId(gameId) || reason === undefined) continue
+    const { game } = await findLeagueGame(deps, person, { gameId })
+    refused.push({
+      name: `${game.sport || 'Game'}, ${formatters(person.timeZone).dateTime(game.startsAt)}`,
+      reason,
+    })
+  }
+  return { completed: done, refused }
 }
 
 export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
@@ -67,34 +152,68 @@ export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: Web
   app.get(
     paths.league.pattern,
     signedIn(async (request, reply, person) => {
-      const query = gameQuery(request)
+      const list = listQuery((name) => queryString(request, name), pageNumber(request))
+      const query = gameQuery(list)
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const { league, games, more } = await listLeagueGames(deps, person, leagueId, query)
-      const { status, when, from, to } = query
       const options = { title: league.name, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const params = listParams(list)
       return sendPage(request, reply, 'organize-games', options, {
         league,
         tab: 'games',
         days: byDay(games, formatters(person.timeZone)),
-        query,
+        query: { ...query, when: list.when },
+        filter: list.filter,
+        listFields: carried(league.id, params).listFields,
+        outcome: await completionOutcome(deps, request, person),
         statuses: GAME_STATUSES,
         more,
-        pageHref: (page: number) =>
-          paths.league.href({ leagueId: league.id }, { status, when, from, to, page }),
+        pageHref: (page: number) => paths.league.href({ leagueId: league.id }, { ...params, page }),
       })
     }),
   )
 
+  app.post(
+    paths.completeSelected.pattern,
+    signedIn(async (request, reply, person) => {
+      const leagueId = idParam(request, 'leagueId', 'league_not_found')
+      const list = postedList(request)
+      const outcome = await completeSelected(deps, person, leagueId, idList(request, 'gameId'))
+      const refused = outcome.refused.map((r) => `${r.gameId}.${r.code}`).join(',')
+      return reply.redirect(
+        paths.league.href(
+          { leagueId },
+          {
+            ...listParams(list),
+            done: outcome.completed.length,
+            refused: refused === '' ? undefined : refused,
+          },
+        ),
+        303,
+      )
+    }),
+  )
+
+  confirmationRoutes(app, { deps, sendPage })
+}
+
+/** Complete and No-show, each behind its confirmation, back to the list as it was. */
+function confirmationRoutes(
+  app: FastifyInstance,
+  { deps, sendPage }: Pick<WebContext, 'deps' | 'sendPage'>,
+): void {
   app.get(
     paths.completeGame.pattern,
     signedIn(async (request, reply, person) => {
       const gameId = idParam(request, 'gameId', 'game_not_found')
       const { league, game } = await findLeagueGame(deps, person, { gameId })
       const options = { title: 'Complete game', nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const list = listParams(listQuery((name) => queryString(request, name), pageNumber(request)))
       return sendPage(request, reply, 'organize-complete', options, {
         league,
         game,
         blocker: completionBlocker(game),
+        ...carried(league.id, list),
       })
     }),
   )
@@ -103,9 +222,10 @@ export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: Web
     paths.completeGame.pattern,
     signedIn(async (request, reply, person) => {
       const gameId = idParam(request, 'gameId', 'game_not_found')
+      const list = listParams(postedList(request))
       return act(reply, () => completeGame(deps, person, gameId), {
-        done: (game) => paths.league.href({ leagueId: game.leagueId }, { notice: 'completed' }),
-        back: (notice) => paths.completeGame.href({ gameId }, { notice }),
+        done: (game) => paths.league.href({ leagueId: game.leagueId }, { ...list, notice: 'completed' }),
+        back: (notice) => paths.completeGame.href({ gameId }, { ...list, notice }),
         refusals: REFUSALS,
       })
     }),
@@ -124,7 +244,14 @@ export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: Web
         notice: noticeOf(request, NOTICES),
       } as const
       const effect = noShowPaymentEffect(position)
-      return sendPage(request, reply, 'organize-no-show', options, { league, game, position, effect })
+      const list = listParams(listQuery((name) => queryString(request, name), pageNumber(request)))
+      return sendPage(request, reply, 'organize-no-show', options, {
+        league,
+        game,
+        position,
+        effect,
+        ...carried(league.id, list),
+      })
     }),
   )
 
@@ -132,9 +259,10 @@ export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: Web
     paths.noShow.pattern,
     signedIn(async (request, reply, person) => {
       const positionId = idParam(request, 'positionId', 'position_not_found')
+      const list = listParams(postedList(request))
       return act(reply, () => markNoShow(deps, person, positionId), {
-        done: (game) => paths.league.href({ leagueId: game.leagueId }, { notice: 'no_show' }),
-        back: (notice) => paths.noShow.href({ positionId }, { notice }),
+        done: (game) => paths.league.href({ leagueId: game.leagueId }, { ...list, notice: 'no_show' }),
+        back: (notice) => paths.noShow.href({ positionId }, { ...list, notice }),
         refusals: REFUSALS,
       })
     }),

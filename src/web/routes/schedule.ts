@@ -6,7 +6,7 @@ import { findHeldGame, listSchedule } from '../../domain/schedule.js'
 import { limitedAction } from '../action-limit.js'
 import type { WebContext } from '../context.js'
 import { idField, pageNumber } from '../forms.js'
-import { heldStatus } from '../format.js'
+import { changeMark, heldStatus } from '../format.js'
 import { idParam, signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
 import { paths } from '../paths.js'
@@ -38,7 +38,12 @@ export function scheduleRoutes(app: FastifyInstance, context: WebContext): void 
     const page = pageNumber(request)
     const schedule = await listSchedule(deps, person, page)
     const options = { title: 'Schedule', nav: 'schedule', notice: noticeOf(request, NOTICES) } as const
-    return sendPage(request, reply, 'schedule', options, { ...schedule, page, status: heldStatus })
+    return sendPage(request, reply, 'schedule', options, {
+      ...schedule,
+      page,
+      status: heldStatus,
+      changeMark,
+    })
   })
 
   app.get(
