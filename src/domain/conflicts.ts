@@ -102,13 +102,13 @@ export function meetsLevel(level: number | null, minLevel: number | null): boole
 }
 
 /** Whether two games come within the travel buffer of each other. */
-export function tooClose(a: GameSpan, b: GameSpan, bufferMinutes: number): boolean {
+function tooClose(a: GameSpan, b: GameSpan, bufferMinutes: number): boolean {
   const buffer = bufferMinutes * MINUTE
   return a.start < b.end + buffer && b.start < a.end + buffer
 }
 
 /** The rules about the person's time that refuse them the target, in DESIGN's order. */
-export function timeReasons(settings: RuleSettings, target: Target, person: PersonFacts): Refusal[] {
+function timeReasons(settings: RuleSettings, target: Target, person: PersonFacts): Refusal[] {
   const reasons: Refusal[] = []
   const buffer = settings.travelBufferMinutes
   if (person.held.some((h) => h.gameId === target.gameId || tooClose(h, target, buffer)))
@@ -131,7 +131,7 @@ export function reasonsFor(settings: RuleSettings, target: Target, person: Perso
 }
 
 /** The window of held games and busy times the rules need to judge the target. */
-export function factsWindow(settings: RuleSettings, target: GameSpan): { from: number; to: number } {
+function factsWindow(settings: RuleSettings, target: GameSpan): { from: number; to: number } {
   const buffer = settings.travelBufferMinutes * MINUTE
   return {
     from: Math.min(target.start - buffer, Date.parse(dayStart(target.day, settings.timeZone))),

@@ -71,7 +71,7 @@ export const removeOfficialOperation = defineOperation({
   },
 })
 
-export const officialAvailabilityOperation = defineOperation({
+const officialAvailabilityOperation = defineOperation({
   method: 'GET',
   path: '/leagues/{leagueId}/officials/{userId}/availability',
   operationId: 'getOfficialAvailability',
