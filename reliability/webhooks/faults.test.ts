@@ -380,6 +380,8 @@ describe('webhook faults against a refdesk worker', () => {
         REFDESK_WEBHOOK_ALLOW_PRIVATE: '127.0.0.0/8',
         REFDESK_WEBHOOK_CONCURRENCY: '64',
         REFDESK_WEBHOOK_ENDPOINT_CONCURRENCY: '32',
+        // One source here: its share is the whole dispatcher, as these faults were measured with.
+        REFDESK_WEBHOOK_SOURCE_CONCURRENCY: '64',
         REFDESK_WEBHOOK_POLL_MS: '50',
         NODE_EXTRA_CA_CERTS: CA_PATH,
       },

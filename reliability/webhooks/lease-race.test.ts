@@ -49,6 +49,7 @@ describe('an attempt that outlives its lease', () => {
       policy: parseAllowPrivate('127.0.0.0/8'),
       concurrency: 64,
       perEndpointConcurrency: 64,
+      sourceConcurrency: 64,
       pollIntervalMs: 50,
     }
     dispatcher = startDispatcher({

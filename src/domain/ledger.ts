@@ -1,5 +1,6 @@
 // The organizer's ledger in the app: a league's payments a page at a time (optionally of one status) with
-// the game and official of each, the totals per status and currency, one line, and the whole for the CSV.
+// the game and official of each, the totals per status and currency and per official, one line, and the
+// whole for the CSV.
 import * as organizer from '../store/organizer.js'
 import type { LedgerRow } from '../store/organizer.js'
 import type { PaymentMode, PaymentStatus } from '../store/tables.js'
@@ -49,6 +50,40 @@ export interface LedgerTotal {
   readonly cents: number
 }
 
+/** What the league owes one official and has paid them, in one currency. */
+export interface OfficialTotal {
+  readonly officialId: string
+  readonly name: string
+  readonly currency: string
+  /** Not paid yet: pending, processing, needing a card, failed. */
+  readonly owedCents: number
+  readonly paidCents: number
+  readonly count: number
+}
+
+/** Per official and currency, by name; from the grouped sums of the whole ledger. */
+function officialTotals(rows: readonly organizer.OfficialTotalRow[]): OfficialTotal[] {
+  const totals = new Map<string, { -readonly [K in keyof OfficialTotal]: OfficialTotal[K] }>()
+  for (const row of rows) {
+    const key = `${row.official_id} ${row.currency}`
+    const total = totals.get(key) ?? {
+      officialId: row.official_id,
+      name: row.name || row.email,
+      currency: row.currency,
+      owedCents: 0,
+      paidCents: 0,
+      count: 0,
+    }
+    if (row.status === 'paid') total.paidCents += row.cents
+    else total.owedCents += row.cents
+    total.count += row.count
+    totals.set(key, total)
+  }
+  return [...totals.values()].sort(
+    (a, b) => a.name.localeCompare(b.name) || a.currency.localeCompare(b.currency),
+  )
+}
+
 const toLedgerLine = (row: LedgerRow): LedgerLine => ({
   id: row.id,
   status: row.status,
@@ -76,20 +111,28 @@ export async function listLedger(
   organizerOf: Caller,
   leagueId: string,
   query: { status?: PaymentStatus | undefined; page?: number | undefined },
-): Promise<{ league: OrganizedLeague; payments: LedgerLine[]; totals: LedgerTotal[]; more: boolean }> {
+): Promise<{
+  league: OrganizedLeague
+  payments: LedgerLine[]
+  totals: LedgerTotal[]
+  perOfficial: OfficialTotal[]
+  more: boolean
+}> {
   const league = await requireOrganizedLeague(deps.db, organizerOf, leagueId)
   const page = query.page ?? 1
-  const [rows, totals] = await Promise.all([
+  const [rows, totals, byOfficial] = await Promise.all([
     organizer.listLedger(deps.db, league.id, query.status, {
       limit: LEDGER_PAGE_SIZE + 1,
       offset: (page - 1) * LEDGER_PAGE_SIZE,
     }),
     organizer.ledgerTotals(deps.db, league.id),
+    organizer.ledgerTotalsByOfficial(deps.db, league.id),
   ])
   return {
     league,
     payments: rows.slice(0, LEDGER_PAGE_SIZE).map(toLedgerLine),
     totals,
+    perOfficial: officialTotals(byOfficial),
     more: rows.length > LEDGER_PAGE_SIZE,
   }
 }

@@ -1,12 +1,13 @@
-// Closing the season in the app: Complete selected. Each game is completed exactly as Complete completes it
+// Closing the season in the app: Complete selected and Charge selected. Each game is completed exactly as Complete completes it
 // (its own `completeGame` transaction, its own `game.completed`), so one that cannot be completed is named
 // with its reason while the others complete.
 import * as games from '../store/games.js'
-import { requireLeague } from './access.js'
+import type { PaymentStatus } from '../store/tables.js'
+import { requireLeague, requirePayment } from './access.js'
 import type { Caller } from './caller.js'
 import type { Deps } from './deps.js'
 import { ApiError, fail, type ErrorCode } from './errors.js'
-import { completeGame } from './payments.js'
+import { chargePayment, completeGame } from './payments.js'
 
 export interface CompletionOutcome {
   readonly completed: readonly string[]
@@ -43,4 +44,43 @@ export async function completeSelected(
     }
   }
   return { completed, refused }
+}
+
+/** At most this many charges in one Charge selected: a page of the ledger. */
+const MAX_CHARGED = 100
+
+export interface ChargeOutcome {
+  /** How many charges ended in each status (paid, failed, requires_card). */
+  readonly charged: Readonly<Partial<Record<PaymentStatus, number>>>
+  /** Selected payments that could not be charged (paid or being charged meanwhile, or offline). */
+  readonly refused: number
+}
+
+/**
+ * Each selected platform payment charged as Charge charges it (its own transaction and processor call, its
+ * own event). Every id must be a payment of this league first: a foreign one charges none.
+ */
+export async function chargeSelected(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+  paymentIds: readonly string[],
+): Promise<ChargeOutcome> {
+  const league = await requireLeague(deps.db, caller, leagueId)
+  const ids = [...new Set(paymentIds)].slice(0, MAX_CHARGED)
+  for (const id of ids) {
+    if ((await requirePayment(deps.db, caller, id)).league_id !== league.id) fail('payment_not_found')
+  }
+  const charged: Partial<Record<PaymentStatus, number>> = {}
+  let refused = 0
+  for (const id of ids) {
+    try {
+      const { status } = await chargePayment(deps, caller, id)
+      charged[status] = (charged[status] ?? 0) + 1
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 409) throw error
+      refused += 1
+    }
+  }
+  return { charged, refused }
 }

@@ -196,6 +196,32 @@ export async function ledgerTotals(db: Kysely<Db>, leagueId: string): Promise<Le
   }))
 }
 
+export interface OfficialTotalRow extends LedgerTotalRow {
+  official_id: string
+  name: string
+  email: string
+}
+
+/** The ledger's sums per official, status and currency (the whole league, not a page). */
+export async function ledgerTotalsByOfficial(db: Kysely<Db>, leagueId: string): Promise<OfficialTotalRow[]> {
+  const rows = await db
+    .selectFrom('payments')
+    .innerJoin('users', 'users.id', 'payments.official_id')
+    .select((eb) => [
+      'payments.official_id',
+      'users.name',
+      'users.email',
+      'payments.status',
+      'payments.currency',
+      eb.fn.countAll().as('count'),
+      eb.fn.sum<number | string>('payments.amount_cents').as('cents'),
+    ])
+    .where('payments.league_id', '=', leagueId)
+    .groupBy(['payments.official_id', 'users.name', 'users.email', 'payments.status', 'payments.currency'])
+    .execute()
+  return rows.map((r) => ({ ...r, count: Number(r.count), cents: Number(r.cents) }))
+}
+
 /** The positions the official holds (claimed) in the league's games starting after `at`, soonest first. */
 export function listUpcomingHeld(
   db: Kysely<Db>,

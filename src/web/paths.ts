@@ -73,6 +73,7 @@ export const paths = {
   payouts: appPath('/organize/leagues/:leagueId/payouts'),
   payoutsCsv: appPath('/organize/leagues/:leagueId/payouts.csv'),
   markSelectedPaid: appPath('/organize/leagues/:leagueId/payouts/mark-paid'),
+  chargeSelected: appPath('/organize/leagues/:leagueId/payouts/charge'),
   organizeGame: appPath('/organize/games/:gameId'),
   assignOfficial: appPath('/organize/games/:gameId/assign'),
   editGame: appPath('/organize/games/:gameId/edit'),

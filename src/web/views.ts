@@ -5,7 +5,7 @@ import type { Earning, EarningTotal } from '../domain/earnings.js'
 import type { GameDesk } from '../domain/game-desk.js'
 import type { DenialPreview } from '../domain/official-desk.js'
 import type { CompletionBlocker, GameQuery, LeagueGame, PositionLine } from '../domain/league-games.js'
-import type { LedgerLine, LedgerTotal } from '../domain/ledger.js'
+import type { LedgerLine, LedgerTotal, OfficialTotal } from '../domain/ledger.js'
 import type { PersonMembership } from '../domain/memberships.js'
 import type { OpenGame } from '../domain/open-games.js'
 import type { LeagueOverview, OrganizedLeague } from '../domain/organized-leagues.js'
@@ -104,6 +104,15 @@ export interface Views {
     pageHref: (page: number) => string
     csvHref: string
     selectable: boolean
+    /** Charge selected applies: a platform payment on this page can be charged. */
+    chargeable: boolean
+    perOfficial: readonly OfficialTotal[]
+    /** "Select all" was asked for: every selectable payment on the page comes checked. */
+    selectAll: boolean
+    selectAllHref: string
+    clearHref: string
+    /** What Charge selected did, read back from its redirect. */
+    charged: { paid: number; failed: number; requiresCard: number; refused: number } | undefined
   }
   'organize-charge': { league: OrganizedLeague; payment: LedgerLine; outcomes: readonly SimulatedOutcome[] }
 }

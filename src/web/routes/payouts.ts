@@ -1,6 +1,6 @@
 // The organizer's payouts: the league's ledger (filtered by status, a page at a time) with its totals, Mark
-// paid one at a time or for a selection at once, Charge behind a page that says what it will do, and the
-// ledger as CSV.
+// paid one at a time or for a selection at once, Charge behind a page that says what it will do, Charge
+// selected, Select all (a link: the page works without script), totals per official, and the ledger as CSV.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../../domain/errors.js'
 import {
@@ -12,6 +12,7 @@ import {
 } from '../../domain/ledger.js'
 import type { SimulatedOutcome } from '../../domain/payment-processor.js'
 import { chargePayment, markPaid, markPaymentsPaid, withSimulatedOutcome } from '../../domain/payments.js'
+import { chargeSelected } from '../../domain/season-close.js'
 import type { WebContext } from '../context.js'
 import { defuseFormulas } from '../csv.js'
 import { field, idList, pageNumber, queryString } from '../forms.js'
@@ -29,6 +30,7 @@ type Code =
   | 'not_pending'
   | 'not_offline'
   | 'not_chargeable'
+  | 'none_charged'
 
 const NOTICES: Notices<Code> = {
   paid: { kind: 'success', text: 'Payment marked paid.' },
@@ -52,6 +54,7 @@ const NOTICES: Notices<Code> = {
     text: 'Nothing was marked paid: a selected payment is paid through RefDesk.',
   },
   not_chargeable: { kind: 'error', text: 'That payment cannot be charged now: it is paid or being charged.' },
+  none_charged: { kind: 'error', text: 'Select at least one payment to charge.' },
 }
 
 const REFUSALS: Refusals<Code> = {
@@ -62,6 +65,14 @@ const REFUSALS: Refusals<Code> = {
 }
 
 const OUTCOMES: readonly SimulatedOutcome[] = ['paid', 'failed', 'requires_card']
+
+/** Charge selected's counts from its redirect (`charged=paid.failed.requiresCard.refused`). */
+function chargedOutcome(request: FastifyRequest) {
+  const counts = (queryString(request, 'charged') ?? '').split('.').map(Number)
+  if (counts.length !== 4 || !counts.every((n) => Number.isInteger(n) && n >= 0)) return undefined
+  const [paid = 0, failed = 0, requiresCard = 0, refused = 0] = counts
+  return { paid, failed, requiresCard, refused }
+}
 
 const statusOf = (request: FastifyRequest) =>
   PAYMENT_STATUSES.find((s) => s === queryString(request, 'status'))
@@ -89,6 +100,11 @@ export function payoutRoutes(app: FastifyInstance, context: WebContext): void {
         pageHref: (n: number) => paths.payouts.href(at, { status, page: n }),
         csvHref: paths.payoutsCsv.href(at, { status }),
         selectable: ledger.payments.some((p) => p.payable),
+        chargeable: ledger.payments.some((p) => p.chargeable),
+        selectAll: queryString(request, 'select') === 'all',
+        selectAllHref: paths.payouts.href(at, { status, page, select: 'all' }),
+        clearHref: paths.payouts.href(at, { status, page }),
+        charged: chargedOutcome(request),
       })
     }),
   )
@@ -133,6 +149,8 @@ export function payoutRoutes(app: FastifyInstance, context: WebContext): void {
     }),
   )
 
+  chargeSelectedRoute(app, context)
+
   app.get(
     paths.charge.pattern,
     signedIn(async (request, reply, person) => {
@@ -158,6 +176,21 @@ export function payoutRoutes(app: FastifyInstance, context: WebContext): void {
         back: backToLedger(league.id),
         refusals: REFUSALS,
       })
+    }),
+  )
+}
+
+/** Charge selected: each as Charge, then the ledger with what happened. */
+function chargeSelectedRoute(app: FastifyInstance, { deps }: WebContext): void {
+  app.post(
+    paths.chargeSelected.pattern,
+    signedIn(async (request, reply, person) => {
+      const leagueId = idParam(request, 'leagueId', 'league_not_found')
+      const ids = idList(request, 'paymentId')
+      const { charged, refused } = await chargeSelected(deps, person, leagueId, ids)
+      const counts = [charged.paid, charged.failed, charged.requires_card, refused].map((n) => n ?? 0)
+      const query = ids.length === 0 ? { notice: 'none_charged' } : { charged: counts.join('.') }
+      return reply.redirect(paths.payouts.href({ leagueId }, query), 303)
     }),
   )
 }
