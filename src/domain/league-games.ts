@@ -1,6 +1,8 @@
 // The organizer's games view in the app: a league's games a page at a time with their positions, filtered by
 // status, upcoming or past, and days of the organizer's time zone; one game as its confirmation pages show it,
 // with what Complete and No-show would do.
+import type { NotificationPayload } from '../schemas/notifications.js'
+import * as notifications from '../store/notifications.js'
 import * as organizer from '../store/organizer.js'
 import type { PositionLineRow } from '../store/organizer.js'
 import type { GameRow, GameStatus, PaymentMode, PaymentStatus } from '../store/tables.js'
@@ -30,6 +32,8 @@ export interface PositionLine {
   } | null
   /** A worked position of a completed game: a no-show can be recorded. */
   readonly noShowable: boolean
+  /** Open because its official withdrew (and nothing since): who, and when. */
+  readonly turnedBack: { readonly name: string; readonly at: string } | null
 }
 
 export interface LeagueGame {
@@ -83,9 +87,10 @@ export async function listLeagueGames(
     shown.map((g) => g.id),
   )
   const byGame = groupBy(lines, (p) => p.game_id)
+  const turnbacks = await turnbacksOf(deps, lines)
   return {
     league,
-    games: shown.map((g) => toLeagueGame(g, byGame.get(g.id) ?? [], at)),
+    games: shown.map((g) => toLeagueGame(g, byGame.get(g.id) ?? [], turnbacks, at)),
     more: rows.length > GAMES_PAGE_SIZE,
   }
 }
@@ -101,10 +106,35 @@ export async function findLeagueGame(
   const game = await requireGame(deps.db, organizerOf, gameId)
   const league = await requireOrganizedLeague(deps.db, organizerOf, game.league_id)
   const lines = await organizer.listPositionLines(deps.db, [game.id])
-  return { league, game: toLeagueGame(game, lines, isoNow(deps.clock)) }
+  return { league, game: toLeagueGame(game, lines, await turnbacksOf(deps, lines), isoNow(deps.clock)) }
 }
 
-function toLeagueGame(row: GameRow, lines: readonly PositionLineRow[], at: string): LeagueGame {
+type Turnbacks = ReadonlyMap<string, NonNullable<PositionLine['turnedBack']>>
+
+/**
+ * The open positions whose last change was their official's withdrawal: the organizer's `turnback`
+ * notification of it was written at the same instant as the position's reopening.
+ */
+async function turnbacksOf(deps: Deps, lines: readonly PositionLineRow[]): Promise<Turnbacks> {
+  const open = new Map(lines.filter((l) => l.status === 'open').map((l) => [l.id, l.updated_at]))
+  const found = new Map<string, NonNullable<PositionLine['turnedBack']>>()
+  for (const row of await notifications.listTurnbacks(deps.db, [...open.keys()])) {
+    if (row.created_at !== open.get(row.position_id)) continue
+    const { official } = JSON.parse(row.payload) as NotificationPayload
+    found.set(row.position_id, {
+      name: official?.name || official?.email || 'An official',
+      at: row.created_at,
+    })
+  }
+  return found
+}
+
+function toLeagueGame(
+  row: GameRow,
+  lines: readonly PositionLineRow[],
+  turnbacks: Turnbacks,
+  at: string,
+): LeagueGame {
   return {
     id: row.id,
     startsAt: row.starts_at,
@@ -113,11 +143,15 @@ function toLeagueGame(row: GameRow, lines: readonly PositionLineRow[], at: strin
     status: row.status,
     started: row.starts_at <= at,
     completable: canComplete(row, at),
-    positions: lines.map((p) => toPositionLine(p, row.status)),
+    positions: lines.map((p) => toPositionLine(p, row.status, turnbacks.get(p.id) ?? null)),
   }
 }
 
-function toPositionLine(row: PositionLineRow, gameStatus: GameStatus): PositionLine {
+function toPositionLine(
+  row: PositionLineRow,
+  gameStatus: GameStatus,
+  turnedBack: PositionLine['turnedBack'],
+): PositionLine {
   return {
     id: row.id,
     label: row.label,
@@ -137,6 +171,7 @@ function toPositionLine(row: PositionLineRow, gameStatus: GameStatus): PositionL
             amountCents: row.payment_cents ?? 0,
           },
     noShowable: canRecordNoShow(gameStatus, row.status, row.official_id !== null),
+    turnedBack,
   }
 }
 

@@ -346,3 +346,23 @@ export async function listChanged(db: Kysely<Db>, positionIds: readonly string[]
     .$narrowType<{ position_id: string }>()
     .execute()
 }
+
+/** A `turnback` notification: which position, when, and the payload naming who gave it back. */
+export interface TurnbackRow {
+  position_id: string
+  created_at: string
+  payload: string
+}
+
+/** The positions' turnbacks, oldest first (one per withdrawal: its organizer's mail). */
+export async function listTurnbacks(db: Kysely<Db>, positionIds: readonly string[]): Promise<TurnbackRow[]> {
+  if (positionIds.length === 0) return []
+  return db
+    .selectFrom('notifications')
+    .select(['position_id', 'created_at', 'payload'])
+    .where('position_id', 'in', positionIds)
+    .where('kind', '=', 'turnback')
+    .orderBy('seq')
+    .$narrowType<{ position_id: string }>()
+    .execute()
+}

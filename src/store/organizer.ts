@@ -98,6 +98,8 @@ export interface PositionLineRow {
   label: string
   pay_cents: number
   status: PositionStatus
+  /** When the position last changed (a turnback shows while nothing has happened to it since). */
+  updated_at: string
   official_id: string | null
   official_name: string | null
   official_email: string | null
@@ -124,6 +126,7 @@ export async function listPositionLines(
       'positions.label',
       'positions.pay_cents',
       'positions.status',
+      'positions.updated_at',
       'users.id as official_id',
       'users.name as official_name',
       'users.email as official_email',
