@@ -24,7 +24,13 @@ export default defineConfig({
     exclude: process.env.TEST_DATABASE_URL ? DATABASE_FREE : ['test/**/*.pg.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
-    testTimeout: 30_000,
+    // Vitest's default on two cores is one worker, idle while a test waits on a child process, a socket or
+    // the database; two workers overlap those waits. The files share one module graph per worker (no
+    // state lives in modules: every test builds its own app, database and clock), which saves the
+    // re-import of the service for each of the ~90 files.
+    maxWorkers: 2,
+    isolate: false,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 })

@@ -12,6 +12,7 @@ import { growthScenario } from './scenarios/growth.mjs'
 import { importScenario } from './scenarios/import.mjs'
 import { mcpScenario } from './scenarios/mcp.mjs'
 import { readsScenario } from './scenarios/reads.mjs'
+import { solverScenario } from './scenarios/solver.mjs'
 import { stallScenario } from './scenarios/stall.mjs'
 import { webhooksScenario } from './scenarios/webhooks.mjs'
 
@@ -39,6 +40,7 @@ const sizes = args.quick
       mcp: { calls: 100 },
       app: { requests: 10 },
       stall: { games: 2000, seconds: 1 },
+      plan: { rounds: 1 },
     }
   : {
       import: { rounds: 2 * ROUNDS },
@@ -49,6 +51,7 @@ const sizes = args.quick
       mcp: { calls: 500 },
       app: { requests: 30 },
       stall: { games: 10000, seconds: 3 },
+      plan: { rounds: 3 },
     }
 const scenarios = {
   import: importScenario,
@@ -59,6 +62,7 @@ const scenarios = {
   mcp: mcpScenario,
   app: appScenario,
   stall: stallScenario,
+  plan: solverScenario,
 }
 const selected = args.only ? args.only.split(',') : Object.keys(scenarios)
 

@@ -10,6 +10,7 @@ import type { Deps } from '../../src/domain/deps.js'
 import { ApiError } from '../../src/domain/errors.js'
 import { denyOfficial } from '../../src/domain/officials.js'
 import { simulatedProcessor } from '../../src/domain/payment-processor.js'
+import { played } from '../../test/helpers/clock.js'
 import { chargePayment, completeGame, markNoShow, markPaid } from '../../src/domain/payments.js'
 import type { Partner, TestApp } from '../../test/helpers/app.js'
 import { seedGame } from '../../test/helpers/fixtures.js'
@@ -334,6 +335,24 @@ export class Service {
     return Service.rest(await this.partner.patch(`/games/${this.ids.id('game', gameKey)}`, body))
   }
 
+  async addPosition(gameKey: string, payCents: number): Promise<Answer> {
+    const answer = Service.rest(
+      await this.partner.post(`/games/${this.ids.id('game', gameKey)}/positions`, {
+        payDollars: payCents / 100,
+      }),
+    )
+    // Positions answer in creation order: the new one is last, with the key the model gave it.
+    const crew = answer.data?.positions
+    if (answer.status === 201 && crew)
+      this.ids.set('position', `${gameKey}#${crew.length - 1}`, crew.at(-1).id)
+    return answer
+  }
+
+  async removePosition(gameKey: string, positionKey: string): Promise<Answer> {
+    const path = `/games/${this.ids.id('game', gameKey)}/positions/${this.ids.id('position', positionKey)}`
+    return Service.rest(await this.partner.delete(path))
+  }
+
   async cancelGame(gameKey: string): Promise<Answer> {
     return Service.rest(await this.partner.delete(`/games/${this.ids.id('game', gameKey)}`))
   }
@@ -388,7 +407,8 @@ export class Service {
 
   async complete(gameKey: string): Promise<Answer> {
     const answer = await Service.inApp(() =>
-      completeGame(this.deps, CONSOLE_CALLER, this.ids.id('game', gameKey)),
+      // The model has no time: every game it completes has been played (a game not started yet is refused).
+      completeGame(played(this.deps), CONSOLE_CALLER, this.ids.id('game', gameKey)),
     )
     for (const p of answer.data?.positions ?? []) {
       const key = this.ids.key('position', p.id)

@@ -110,6 +110,8 @@ export interface GameItem {
 export const INVALID_STARTS_AT = 'not a date'
 
 const ok = (status: number, events: ExpectedEvent[] = []): Outcome => ({ status, events })
+const GAME_LENGTH_MS = 90 * 60_000
+const GAME_BUFFER_MS = 30 * 60_000
 const refuse = (status: number, error: string): Outcome => ({ status, error, events: [] })
 
 export class SpecModel {
@@ -299,6 +301,41 @@ export class SpecModel {
     ])
   }
 
+  /** `POST /games/{id}/positions` (DESIGN "Crews"): a new open position; a claimed game is open again. */
+  addPosition(gameKey: string, payCents: number): Outcome {
+    const game = this.games.get(gameKey)
+    if (!game) return refuse(404, 'game_not_found')
+    if (game.status === 'cancelled' || game.status === 'completed') return refuse(409, 'game_closed')
+    game.positions.push({
+      key: `${gameKey}#${game.positions.length}`,
+      seq: this.next(),
+      label: 'Official',
+      payCents,
+      status: 'open',
+      claim: null,
+    })
+    this.refresh(game)
+    return ok(201, [
+      { event: 'game.updated', league: game.league, game: game.key, ...this.gameState(game, false) },
+    ])
+  }
+
+  /** `DELETE /games/{id}/positions/{positionId}`: an open position is cancelled, never the last one standing. */
+  removePosition(gameKey: string, positionKey: string): Outcome {
+    const game = this.games.get(gameKey)
+    if (!game) return refuse(404, 'game_not_found')
+    const position = game.positions.find((p) => p.key === positionKey)
+    if (!position) return refuse(404, 'position_not_found')
+    if (position.status !== 'open' || game.status === 'cancelled') return refuse(409, 'position_not_open')
+    if (game.positions.filter((p) => p.status !== 'cancelled').length <= 1)
+      return refuse(409, 'last_position')
+    position.status = 'cancelled'
+    this.refresh(game)
+    return ok(200, [
+      { event: 'game.updated', league: game.league, game: game.key, ...this.gameState(game, false) },
+    ])
+  }
+
   cancelGame(gameKey: string): Outcome {
     const game = this.games.get(gameKey)
     if (!game) return refuse(404, 'game_not_found')
@@ -359,11 +396,16 @@ export class SpecModel {
     ])
   }
 
-  /** Partner assign (`via` userId or externalId) and in-app claim (always by user id). */
+  /**
+   * Partner assign (`via` userId or externalId) and in-app claim (always by user id, `byOfficial`). The
+   * official's own claim obeys the conflict rules (DESIGN "Availability and conflicts"); a partner's assign
+   * does not while the league's conflictPolicy is `allow`, the only policy these runs use.
+   */
   assign(
     gameKey: string,
     ref: { userKey: string; via: 'userId' | 'externalId' } | null,
     positionKey: string | undefined,
+    byOfficial = false,
   ): Outcome {
     if (!ref) return refuse(400, 'externalId_required')
     const game = this.games.get(gameKey)
@@ -386,10 +428,38 @@ export class SpecModel {
           ? refuse(409, 'position_taken')
           : refuse(409, 'no_open_position')
     }
+    if (byOfficial && this.holdsNear(ref.userKey, game)) return refuse(409, 'schedule_conflict')
     position.status = 'claimed'
     position.claim = ref.userKey
     this.refresh(game)
     return ok(200, [this.positionEvent('position.claimed', game, position, ref.userKey)])
+  }
+
+  /**
+   * Rule 1, `schedule_conflict`: the person (an email address; a placeholder address is one user's alone)
+   * already holds a position of this game, or of a game within the travel buffer of it. The runs keep the
+   * defaults: every game lasts 90 minutes, the buffer is 30; no blackouts, no daily limit, no levels.
+   */
+  private holdsNear(userKey: string, target: ModelGame): boolean {
+    const person = (key: string) => {
+      const email = this.users.get(key)?.email
+      return email === undefined || SpecModel.isPlaceholder(email) ? `user:${key}` : email
+    }
+    const who = person(userKey)
+    const span = (g: ModelGame) => {
+      const start = Date.parse(g.startsAt)
+      return { start: start - GAME_BUFFER_MS, end: start + GAME_LENGTH_MS + GAME_BUFFER_MS }
+    }
+    const near = span(target)
+    return this.positions().some(
+      ({ game, position }) =>
+        (position.status === 'claimed' || position.status === 'completed') &&
+        game.status !== 'cancelled' &&
+        position.claim !== null &&
+        person(position.claim) === who &&
+        (game === target ||
+          (Date.parse(game.startsAt) < near.end && near.start < Date.parse(game.startsAt) + GAME_LENGTH_MS)),
+    )
   }
 
   /** claimed → open (cancelled in a cancelled game), claim deleted. */

@@ -1,5 +1,6 @@
 // Issue 6, item 1: model-based state-machine tests. fast-check draws random sequences of partner REST
-// commands (upserts of leagues, games and officials; assign, unassign, remove official, cancel, patch) and
+// commands (upserts of leagues, games and officials; assign, unassign, remove official, cancel, patch; a
+// crew's Add position and Remove position) and
 // in-app commands (claim, withdraw, complete, no-show, pay, charge, deny) over a small pool of ids, so they
 // collide often and many must be refused. Each command runs against the service and against the
 // in-memory spec model (spec-model.ts). After every step: the answer (status and error code) is the one
@@ -375,6 +376,31 @@ const cancelGame = fc.record({ game }).map((p) =>
   }),
 )
 
+const addPosition = fc.record({ game, payCents: fc.constantFrom(0, 1250, 2500) }).map((p) =>
+  command('addPosition', p, async (m, s) => {
+    const gameKey = gameOf(m, p.game)
+    return {
+      label: `addPosition(${gameKey}, ${p.payCents})`,
+      outcome: m.addPosition(gameKey, p.payCents),
+      answer: await s.addPosition(gameKey, p.payCents),
+      detailOf: gameKey,
+    }
+  }),
+)
+
+const removePosition = fc.record({ game, position: positionPick }).map((p) =>
+  command('removePosition', p, async (m, s) => {
+    const gameKey = gameOf(m, p.game, hasOpenPosition)
+    const positionKey = resolvePosition(m, gameKey, p.position, 'open') ?? MISSING_POSITION
+    return {
+      label: `removePosition(${gameKey}, ${positionKey})`,
+      outcome: m.removePosition(gameKey, positionKey),
+      answer: await s.removePosition(gameKey, positionKey),
+      detailOf: gameKey,
+    }
+  }),
+)
+
 const upsertOfficialParams = fc.record({
   league,
   user: fc.constantFrom(...USERS),
@@ -389,7 +415,9 @@ const upsertOfficialCommand = (p: UpsertOfficialParams) =>
     const body = {
       ...(p.status !== undefined && { status: p.status }),
       ...(p.name !== undefined && { name: p.name }),
-      ...(p.email !== undefined && { email: p.email }),
+      // A person is an email address across every league (the conflict rules): each run's addresses are
+      // its own, or a position held in an earlier run would conflict with this one's.
+      ...(p.email !== undefined && { email: p.email.replace('@', `@run-${s.partner.organizerId}.`) }),
     }
     return {
       label: `upsertOfficial(${leagueKey}, ${p.user}, ${JSON.stringify(body)})`,
@@ -456,7 +484,7 @@ const claim = fc.record({ game, user, position: positionPick }).map((p) =>
     const positionKey = resolvePosition(m, gameKey, p.position, 'open')
     return {
       label: `claim(${gameKey}, ${userKey}, ${positionKey})`,
-      outcome: m.assign(gameKey, { userKey, via: 'userId' }, positionKey),
+      outcome: m.assign(gameKey, { userKey, via: 'userId' }, positionKey, true),
       answer: await s.claim(gameKey, userKey, positionKey),
       detailOf: gameKey,
     }
@@ -595,6 +623,8 @@ const anyCommand = fc.oneof(
   { weight: 1, arbitrary: seedGame },
   { weight: 1, arbitrary: patchGame },
   { weight: 1, arbitrary: cancelGame },
+  { weight: 1, arbitrary: addPosition },
+  { weight: 1, arbitrary: removePosition },
   { weight: 2, arbitrary: upsertOfficial },
   { weight: 1, arbitrary: removeOfficial },
   { weight: 5, arbitrary: assign },
@@ -703,7 +733,7 @@ describe('the service follows the spec state machine under random command sequen
     const names = [
       ...['upsertLeague', 'upsertGames', 'seedGame', 'patchGame', 'cancelGame', 'upsertOfficial'],
       ...['removeOfficial', 'assign', 'unassign', 'claim', 'withdraw', 'complete', 'noShow', 'pay'],
-      ...['charge', 'deny'],
+      ...['charge', 'deny', 'addPosition', 'removePosition'],
     ]
     const succeeded = names.filter((name) =>
       [...outcomes.keys()].some((how) => /^\S+ 2\d\d$/.test(how) && how.startsWith(`${name} `)),

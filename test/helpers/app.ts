@@ -2,7 +2,7 @@
 // the HTTP app, and partner clients with keys of their own fresh source, so tests never see each other.
 import { randomBytes } from 'node:crypto'
 import type { FastifyServerOptions, LightMyRequestResponse } from 'fastify'
-import { afterEach, beforeEach } from 'vitest'
+import { afterEach, beforeEach, expect } from 'vitest'
 import { buildHttp, openRuntime, type HttpOptions, type Runtime } from '../../src/app.js'
 import { issueKey, type IssuedKey } from '../../src/domain/api-keys.js'
 import type { Deps } from '../../src/domain/deps.js'
@@ -10,14 +10,20 @@ import type { App } from '../../src/http/server.js'
 import { parseAllowPrivate, type AddressPolicy } from '../../src/webhooks/address-guard.js'
 import { cloneTemplate } from './pg.js'
 
-let fileDatabase: Promise<string> | undefined
+// Keyed by test file: a worker runs several files in one module graph (vitest.config.ts, isolate: false).
+const fileDatabases = new Map<string, Promise<string>>()
 
 /** SQLite by default; with TEST_DATABASE_URL, one PostgreSQL database per test file. */
 export function testDatabaseUrl(): Promise<string> {
   const base = process.env.TEST_DATABASE_URL
   if (!base) return Promise.resolve('file::memory:')
-  fileDatabase ??= cloneTemplate(base)
-  return fileDatabase
+  const file = expect.getState().testPath ?? ''
+  let database = fileDatabases.get(file)
+  if (!database) {
+    database = cloneTemplate(base)
+    fileDatabases.set(file, database)
+  }
+  return database
 }
 
 export const isPostgres = (): boolean => Boolean(process.env.TEST_DATABASE_URL)
