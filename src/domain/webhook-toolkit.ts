@@ -23,7 +23,7 @@ const HOUR_MS = 3_600_000
  * Test examples a source may send in an hour, over all its endpoints: enough to develop a receiver, too
  * few for the test endpoint to become a way of filling the dispatchers' queues (issue 21, item 1).
  */
-export const TEST_EVENTS_PER_HOUR = 60
+const TEST_EVENTS_PER_HOUR = 60
 
 /** The caller's endpoint, read inside the transaction; a disabled one takes nothing until enabled. */
 async function activeEndpoint(
