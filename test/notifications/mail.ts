@@ -4,7 +4,7 @@
 import { simpleParser, type ParsedMail } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 import { afterEach, beforeEach } from 'vitest'
-import { startNotifications } from '../../src/app.js'
+import { startNotifications, type Runtime } from '../../src/app.js'
 import type { Notifier } from '../../src/notifications/sender.js'
 import type { NotifierSettings } from '../../src/notifications/settings.js'
 import type { TestApp } from '../helpers/app.js'
@@ -21,8 +21,11 @@ export interface MailRig {
   mails(): Promise<(ParsedMail & { to: string; raw: string })[]>
   /** The senders' clock: `now` is real time plus what the test added. */
   readonly clock: { now(): number; advance(ms: number): void; set(iso: string): void }
-  /** A sender (its settings overridden); `smtp: false` runs one without SMTP. */
-  start(overrides?: Partial<NotifierSettings> & { smtp?: boolean }): Notifier
+  /**
+   * A sender (its settings overridden); `smtp: false` runs one without SMTP; `runtime` one over another
+   * connection pool to the same database, as another process's.
+   */
+  start(overrides?: Partial<NotifierSettings> & { smtp?: boolean; runtime?: Runtime }): Notifier
   /** Every sender wakes and finishes what is due now. */
   flush(): Promise<void>
   /** Makes the SMTP server answer the next `n` messages with `code` (e.g. 451, 550). */
@@ -82,9 +85,9 @@ export function useMail(t: TestApp): MailRig {
     clock,
     port: () => port,
     start(overrides = {}) {
-      const { smtp = true, ...settings } = overrides
+      const { smtp = true, runtime = t.runtime, ...settings } = overrides
       const notifier = startNotifications(
-        t.runtime,
+        runtime,
         {
           smtpUrl: smtp ? `smtp://127.0.0.1:${port}` : undefined,
           from: 'RefDesk <refdesk@example.test>',
