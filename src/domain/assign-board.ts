@@ -10,7 +10,7 @@ import type { Deps } from './deps.js'
 import { requireOrganizedLeague, type OrganizedLeague } from './organized-leagues.js'
 
 /** Positions on one board: each costs a candidates query, so the tab shows the soonest this many. */
-export const BOARD_SIZE = 25
+const BOARD_SIZE = 25
 
 export interface BoardPosition {
   readonly gameId: string
