@@ -55,6 +55,7 @@ export const paths = {
   leagues: appPath('/leagues'),
   profile: appPath('/profile'),
   emailSettings: appPath('/profile/email'),
+  homePoint: appPath('/profile/home'),
   unsubscribe: appPath('/unsubscribe'),
   calendar: appPath('/calendar'),
   calendarFeed: appPath('/calendar.ics'),

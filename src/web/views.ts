@@ -51,6 +51,8 @@ export interface Views {
   leagues: { memberships: readonly PersonMembership[] }
   profile: {
     timeZones: readonly string[]
+    /** Their home point, for the assignor's distance to games; null until set. */
+    home: { latitude: number; longitude: number } | null
     preferences: readonly { kind: NotificationKindName; enabled: boolean }[]
     words: Readonly<Record<NotificationKindName, string>>
     help: Readonly<Record<NotificationKindName, string>>
