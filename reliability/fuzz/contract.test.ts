@@ -226,6 +226,7 @@ describe('contract fuzzing from the OpenAPI document', () => {
         webhookId: world.webhookIds,
         deliveryId: world.deliveryIds,
         positionId: world.positionIds,
+        planId: world.planIds,
       }
       const allReal = Object.values(pools).flat()
       const foreignIds = [
@@ -234,6 +235,7 @@ describe('contract fuzzing from the OpenAPI document', () => {
         ...foreign.userIds,
         ...foreign.webhookIds,
         ...foreign.positionIds,
+        ...foreign.planIds,
       ]
       const idArb = (name: string): fc.Arbitrary<string> =>
         fc.oneof(
@@ -566,6 +568,13 @@ describe('contract fuzzing from the OpenAPI document', () => {
                 ...pieces.filter((q) => !q.startsWith('positionId')),
                 `positionId=${coherent.positionId}`,
               ]
+            // A window's bounds that belong together: `from` before `to`, at most 62 days apart.
+            if (coherent && queryParams.some((param) => param.name === 'from'))
+              pieces = [
+                ...pieces.filter((q) => !q.startsWith('from') && !q.startsWith('to')),
+                'from=2026-05-01T00:00:00Z',
+                'to=2026-05-15T00:00:00Z',
+              ]
             const headers: Record<string, string> = {}
             if (authorization !== undefined) headers.authorization = authorization
             if (body && contentType !== undefined) headers['content-type'] = contentType
@@ -781,7 +790,9 @@ describe('hostile inputs the fuzzer found', () => {
       'cancelGame',
       'deleteWebhook',
       'enableWebhook',
+      'publishAssignmentPlan',
       'removeOfficial',
+      'removePosition',
       'retryWebhookDelivery',
       'unassignPosition',
     ])

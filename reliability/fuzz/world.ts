@@ -30,6 +30,8 @@ export interface World {
   webhookIds: string[]
   paymentIds: string[]
   deliveryIds: string[]
+  /** Draft assignment plans of the offline league. */
+  planIds: string[]
 }
 
 let counter = 0
@@ -127,6 +129,10 @@ export async function buildWorld(
   const deliveries: any[] = await ok(p.get(`/webhooks/${hook.id}/deliveries?limit=200`))
   expect(deliveries.length).toBeGreaterThan(0)
   const allGames = [...games, ...platformGames]
+  const plans = [
+    await ok(p.post(`/leagues/${offline.id}/assignment-plans`, {})),
+    await ok(p.post(`/leagues/${offline.id}/assignment-plans`, {})),
+  ]
   return {
     source: p.source,
     leagueIds: [offline.id, platform.id],
@@ -142,5 +148,6 @@ export async function buildWorld(
     webhookIds: [hook.id],
     paymentIds: [paid.positions[0]!.payment!.id, ...charges],
     deliveryIds: deliveries.map((d) => d.id),
+    planIds: plans.map((plan) => plan.id),
   }
 }

@@ -30,6 +30,8 @@ interface Ids {
   officialExternalId: string
   /** Names an official to upsert: B creating its own official under it must not disturb the lookups. */
   upsertOfficialExternalId: string
+  /** An assignor's plan (draft). */
+  planId: string
 }
 
 interface RestProbe {
@@ -83,6 +85,7 @@ describe('source isolation', () => {
   let dispatcher: Dispatcher
   const leaks: string[] = []
   let secretIds: string[] = []
+  let planOfA: string
 
   /** B's every answer is scanned for A's ids and source. */
   function scan(where: string, text: string): void {
@@ -152,6 +155,9 @@ describe('source isolation', () => {
     B = await t.partner()
     a = await buildWorld(t, A, receiverA.url)
     b = await buildWorld(t, B, receiverB.url)
+    const plan = await A.post(`/leagues/${a.leagueIds[0]}/assignment-plans`, {})
+    expect(plan.status).toBe(201)
+    planOfA = plan.body.data.id
     secretIds = [
       A.source,
       A.organizerId,
@@ -162,6 +168,7 @@ describe('source isolation', () => {
       ...a.webhookIds,
       ...a.paymentIds,
       ...a.deliveryIds,
+      planOfA,
     ]
   })
   afterAll(async () => {
@@ -185,6 +192,7 @@ describe('source isolation', () => {
     gameExternalId: a.gameExternalIds[via === 'rest' ? 5 : 6]!,
     officialExternalId: a.officialExternalIds[0]!,
     upsertOfficialExternalId: a.officialExternalIds[via === 'rest' ? 1 : 2]!,
+    planId: planOfA,
   })
   const missingIds = (): Ids => ({
     leagueId: newId(),
@@ -198,6 +206,7 @@ describe('source isolation', () => {
     gameExternalId: `game-${newId()}`,
     officialExternalId: `ref-${newId()}`,
     upsertOfficialExternalId: `ref-${newId()}`,
+    planId: newId(),
   })
 
   it('answers every REST operation and MCP tool naming A’s ids exactly like never-existing ids', async () => {
@@ -213,6 +222,7 @@ describe('source isolation', () => {
     }
     const game = { startsAt: '2026-09-01T10:00:00Z', sport: 'hockey' }
     const since = new Date(Date.now() - 3_600_000).toISOString()
+    const week = 'from=2026-06-01T00:00:00Z&to=2026-06-08T00:00:00Z'
     const rest: Record<string, RestProbe[]> = {
       getIndex: [],
       listLeagues: [],
@@ -459,6 +469,63 @@ describe('source isolation', () => {
           request: (i) => ({ method: 'POST', url: `/webhooks/${i.webhookId}/enable` }),
         },
       ],
+      addPosition: [
+        {
+          name: 'path gameId',
+          request: (i) => ({ method: 'POST', url: `/games/${i.gameId}/positions`, body: { label: 'Extra' } }),
+        },
+      ],
+      removePosition: [
+        {
+          name: 'path gameId and positionId',
+          request: (i) => ({ method: 'DELETE', url: `/games/${i.gameId}/positions/${i.positionId}` }),
+        },
+        {
+          name: 'path positionId',
+          request: (i) => ({ method: 'DELETE', url: `/games/${own.gameId}/positions/${i.positionId}` }),
+        },
+      ],
+      getOfficialAvailability: [
+        {
+          name: 'path leagueId',
+          request: (i) => ({
+            method: 'GET',
+            url: `/leagues/${i.leagueId}/officials/${own.userId}/availability?${week}`,
+          }),
+        },
+        {
+          name: 'path userId',
+          request: (i) => ({
+            method: 'GET',
+            url: `/leagues/${own.leagueId}/officials/${i.userId}/availability?${week}`,
+          }),
+        },
+      ],
+      listCandidates: [
+        { name: 'path gameId', request: (i) => ({ method: 'GET', url: `/games/${i.gameId}/candidates` }) },
+        {
+          name: 'query positionId',
+          request: (i) => ({
+            method: 'GET',
+            url: `/games/${own.gameId}/candidates?positionId=${i.positionId}`,
+          }),
+        },
+      ],
+      createAssignmentPlan: [
+        {
+          name: 'path leagueId',
+          request: (i) => ({ method: 'POST', url: `/leagues/${i.leagueId}/assignment-plans`, body: {} }),
+        },
+      ],
+      getAssignmentPlan: [
+        { name: 'path planId', request: (i) => ({ method: 'GET', url: `/assignment-plans/${i.planId}` }) },
+      ],
+      publishAssignmentPlan: [
+        {
+          name: 'path planId',
+          request: (i) => ({ method: 'POST', url: `/assignment-plans/${i.planId}/publish` }),
+        },
+      ],
     }
 
     const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json()
@@ -606,6 +673,15 @@ describe('source isolation', () => {
         { name: 'webhookId', args: (i) => ({ webhookId: i.webhookId, confirm: true }) },
       ],
       list_webhook_deliveries: [{ name: 'webhookId', args: (i) => ({ webhookId: i.webhookId, limit: 200 }) }],
+      suggest_officials: [
+        { name: 'gameId', args: (i) => ({ gameId: i.gameId }) },
+        { name: 'positionId', args: (i) => ({ gameId: own.gameId, positionId: i.positionId }) },
+      ],
+      plan_assignments: [{ name: 'leagueId', args: (i) => ({ leagueId: i.leagueId }) }],
+      publish_plan: [
+        { name: 'planId preview', args: (i) => ({ planId: i.planId }) },
+        { name: 'planId', args: (i) => ({ planId: i.planId, confirm: true }) },
+      ],
     }
     const listed: string[] = (await mcpAsB('tools/list', {})).tools.map((tool: any) => tool.name)
     expect(listed.length).toBeGreaterThanOrEqual(20)

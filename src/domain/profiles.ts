@@ -25,7 +25,8 @@ export async function setTimeZone(deps: Deps, person: { email: string }, timeZon
  */
 export async function setHomePoint(
   deps: Deps,
-  person: { email: string },
+  /** `timeZone`: the one they see now, kept if setting the point makes their profile. */
+  person: { email: string; timeZone?: string },
   point: { latitude: number | null; longitude: number | null },
 ): Promise<void> {
   const { latitude, longitude } = point
@@ -34,5 +35,18 @@ export async function setHomePoint(
   if ((latitude === null) !== (longitude === null))
     fail(latitude === null ? 'invalid_latitude' : 'invalid_longitude')
   const at = isoNow(deps.clock)
-  await plans.setHomePoint(deps.db, person.email, point, { timeZone: DEFAULT_TIME_ZONE, at })
+  await plans.setHomePoint(deps.db, person.email, point, {
+    timeZone: person.timeZone ?? DEFAULT_TIME_ZONE,
+    at,
+  })
+}
+
+/** The person's home point, or null until they set one. */
+export async function getHomePoint(
+  deps: Deps,
+  person: { email: string },
+): Promise<{ latitude: number; longitude: number } | null> {
+  const row = await plans.findHomePoint(deps.db, person.email)
+  if (!row || row.home_latitude === null || row.home_longitude === null) return null
+  return { latitude: row.home_latitude, longitude: row.home_longitude }
 }

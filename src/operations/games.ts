@@ -85,6 +85,8 @@ export const upsertGamesOperation = defineOperation({
     'invalid_longitude',
     'invalid_externalId',
     'invalid_durationMinutes',
+    'invalid_positions',
+    'invalid_minLevel',
     'league_not_found',
     'external_id_conflict',
   ],

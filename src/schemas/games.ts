@@ -12,7 +12,7 @@ import {
   text,
 } from './common.js'
 import { ClaimOfficial } from './officials.js'
-import { DurationMinutesInput, isImpossibleDate, Level, MinLevelInput } from './schedule.js'
+import { DurationMinutesInput, GAME_MINUTES, isImpossibleDate, Level, MinLevelInput } from './schedule.js'
 import { Payment } from './payments.js'
 
 export const MAX_GAMES_PER_BATCH = 500
@@ -62,11 +62,20 @@ export const InstantInput = (name: 'from' | 'to') =>
     })
     .meta({ type: 'string', format: 'date-time', maxLength: MAX_LENGTH.startsAt })
 
+/** The last instant a stored timestamp can name. */
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
+
+/**
+ * A game's start leaves room for its end (`endsAt`, up to GAME_MINUTES.max later) to be a stored timestamp
+ * too: a game starting in the last hours of 9999 has none.
+ */
+const leavesRoomForItsEnd = (iso: string) => Date.parse(iso) + GAME_MINUTES.max * 60_000 <= LAST_INSTANT
+
 export const StartsAtInput = z
   .unknown()
   .transform((value, ctx) => {
     const iso = parseStartsAt(value)
-    if (iso === undefined) {
+    if (iso === undefined || !leavesRoomForItsEnd(iso)) {
       ctx.addIssue({ code: 'custom', message: `invalid_startsAt:${echo(value)}`, input: value })
       return z.NEVER
     }

@@ -245,3 +245,43 @@ export function listUpcomingHeld(
     .orderBy('positions.seq')
     .execute()
 }
+
+export interface OpenPositionRow {
+  game_id: string
+  starts_at: string
+  sport: string
+  location: string
+  position_id: string
+  label: string
+  min_level: number | null
+}
+
+/** Open positions of the league's games starting after `at`, soonest first, at most `limit`. */
+export function listOpenPositions(
+  db: Kysely<Db>,
+  leagueId: string,
+  at: string,
+  limit: number,
+): Promise<OpenPositionRow[]> {
+  return db
+    .selectFrom('positions')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .select([
+      'games.id as game_id',
+      'games.starts_at',
+      'games.sport',
+      'games.location',
+      'positions.id as position_id',
+      'positions.label',
+      'positions.min_level',
+    ])
+    .where('games.league_id', '=', leagueId)
+    .where('games.status', 'in', ['open', 'claimed'])
+    .where('positions.status', '=', 'open')
+    .where('games.starts_at', '>', at)
+    .orderBy('games.starts_at')
+    .orderBy('games.seq')
+    .orderBy('positions.seq')
+    .limit(limit)
+    .execute()
+}

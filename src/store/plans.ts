@@ -99,6 +99,17 @@ export async function setOutcome(db: Kysely<Db>, id: string, outcome: string): P
   await db.updateTable('assignment_plans').set({ outcome }).where('id', '=', id).execute()
 }
 
+export async function findHomePoint(
+  db: Kysely<Db>,
+  email: string,
+): Promise<{ home_latitude: number | null; home_longitude: number | null } | undefined> {
+  return db
+    .selectFrom('profiles')
+    .select(['home_latitude', 'home_longitude'])
+    .where('email', '=', email)
+    .executeTakeFirst()
+}
+
 export async function setHomePoint(
   db: Kysely<Db>,
   email: string,

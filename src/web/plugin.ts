@@ -21,6 +21,7 @@ import { availabilityRoutes } from './routes/availability.js'
 import { calendarRoutes } from './routes/calendar.js'
 import { openGameRoutes } from './routes/open-games.js'
 import { organizeGameRoutes } from './routes/organize-games.js'
+import { organizeAssignRoutes } from './routes/organize-assign.js'
 import { organizeGameDeskRoutes } from './routes/organize-game.js'
 import { organizeOfficialRoutes } from './routes/organize-officials.js'
 import { payoutRoutes } from './routes/payouts.js'
@@ -39,6 +40,7 @@ const ROUTES: readonly ((app: FastifyInstance, context: WebContext) => void)[] =
   calendarRoutes,
   organizeGameRoutes,
   organizeGameDeskRoutes,
+  organizeAssignRoutes,
   organizeOfficialRoutes,
   payoutRoutes,
   notificationRoutes,

@@ -2,6 +2,7 @@
 // type-checks `data` against this map. Every template also gets the PageContext (pages.ts): the CSRF token,
 // the person, the formatters and `path`, the app's address builders.
 import type { Earning, EarningTotal } from '../domain/earnings.js'
+import type { BoardPosition } from '../domain/assign-board.js'
 import type { GameDesk } from '../domain/game-desk.js'
 import type { DenialPreview } from '../domain/official-desk.js'
 import type { CompletionBlocker, GameQuery, LeagueGame, PositionLine } from '../domain/league-games.js'
@@ -12,6 +13,7 @@ import type { LeagueOverview, OrganizedLeague } from '../domain/organized-league
 import type { SimulatedOutcome } from '../domain/payment-processor.js'
 import type { HeldGame, Schedule } from '../domain/schedule.js'
 import type { NotificationKindName } from '../schemas/notifications.js'
+import type { AssignmentPlan } from '../schemas/plans.js'
 import type { Official } from '../schemas/officials.js'
 import type { changeMark } from './format.js'
 
@@ -24,7 +26,7 @@ type Days<T> = readonly { readonly day: string; readonly items: readonly T[] }[]
 /** The tabs above every page of one league (`_league-tabs.eta`). */
 interface LeagueTabs {
   readonly league: OrganizedLeague
-  readonly tab: 'games' | 'officials' | 'payouts'
+  readonly tab: 'games' | 'assign' | 'officials' | 'payouts'
 }
 
 /** The games list's filters and page, carried through a confirmation so the list comes back as it was. */
@@ -49,6 +51,8 @@ export interface Views {
   leagues: { memberships: readonly PersonMembership[] }
   profile: {
     timeZones: readonly string[]
+    /** Their home point, for the assignor's distance to games; null until set. */
+    home: { latitude: number; longitude: number } | null
     preferences: readonly { kind: NotificationKindName; enabled: boolean }[]
     words: Readonly<Record<NotificationKindName, string>>
     help: Readonly<Record<NotificationKindName, string>>
@@ -94,6 +98,15 @@ export interface Views {
   } & CarriedList
   'organize-officials': LeagueTabs & { officials: readonly Official[]; levels: readonly number[] }
   'organize-deny': DenialPreview
+  'organize-assign': LeagueTabs & {
+    positions: readonly BoardPosition[]
+    more: boolean
+    reasons: Readonly<Record<string, string>>
+  }
+  'organize-plan': LeagueTabs & {
+    plan: AssignmentPlan
+    reasons: Readonly<Record<string, string>>
+  }
   'organize-payouts': LeagueTabs & {
     payments: readonly LedgerLine[]
     totals: readonly LedgerTotal[]

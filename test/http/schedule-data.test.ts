@@ -232,6 +232,8 @@ describe('schedule data', () => {
       'Feb 30 2027 10:00 UTC',
       '31 April 2027',
       '02/30/2027',
+      // Real, but its game would end after the last storable instant (9999-12-31T23:59:59.999Z).
+      '9999-12-31T23:00:00Z',
     ]
     it.each(impossible)(
       '%s → 400 invalid_startsAt:<value> on import and PATCH, never rolled over',
@@ -254,6 +256,7 @@ describe('schedule data', () => {
       '2000-02-29T10:00:00Z',
       '2027-12-31T23:59:59Z',
       'Apr 30 2027 10:00 UTC',
+      '9999-12-31T13:59:59.999Z',
     ])('accepts the real date %s', async (value) => {
       const p = await t.partner()
       const { id } = await league(p)

@@ -4,17 +4,24 @@ import { listEarnings } from '../../domain/earnings.js'
 import { ApiError } from '../../domain/errors.js'
 import { listMemberships } from '../../domain/memberships.js'
 import { listPreferences } from '../../domain/notification-preferences.js'
-import { setTimeZone, TIME_ZONES } from '../../domain/profiles.js'
+import { getHomePoint, setHomePoint, setTimeZone, TIME_ZONES } from '../../domain/profiles.js'
 import { NOTIFICATION_HELP, NOTIFICATION_WORD } from '../../schemas/notifications.js'
 import type { WebContext } from '../context.js'
 import { field } from '../forms.js'
 import { signedIn } from '../guards.js'
-import { noticeOf, type Notices } from '../notices.js'
+import { act, noticeOf, type Notices } from '../notices.js'
 import { paths } from '../paths.js'
 
 const EMAIL_WORDS = { words: NOTIFICATION_WORD, help: NOTIFICATION_HELP }
 
-const NOTICES: Notices<'saved'> = { saved: { kind: 'success', text: 'Saved.' } }
+const NOTICES: Notices<'saved' | 'home_saved' | 'invalid_home'> = {
+  saved: { kind: 'success', text: 'Saved.' },
+  home_saved: { kind: 'success', text: 'Home point saved: organizers’ plans prefer games near it.' },
+  invalid_home: {
+    kind: 'error',
+    text: 'Not saved: a latitude is −90 to 90 and a longitude −180 to 180, both or neither.',
+  },
+}
 
 export function accountRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
   app.get(
@@ -40,9 +47,35 @@ export function accountRoutes(app: FastifyInstance, { deps, sendPage }: WebConte
       const preferences = await listPreferences(deps, person)
       return sendPage(request, reply, 'profile', options, {
         timeZones: TIME_ZONES,
+        home: await getHomePoint(deps, person),
         preferences,
         ...EMAIL_WORDS,
       })
+    }),
+  )
+
+  // Both fields empty clears the point; a number out of range, or one without the other, is refused.
+  app.post(
+    paths.homePoint.pattern,
+    signedIn(async (request, reply, person) => {
+      const coordinate = (name: string) => {
+        const value = field(request, name).trim()
+        return value === '' ? null : Number(value)
+      }
+      const back = (notice: 'home_saved' | 'invalid_home') => paths.profile.href({ notice })
+      return act(
+        reply,
+        () =>
+          setHomePoint(deps, person, {
+            latitude: coordinate('latitude'),
+            longitude: coordinate('longitude'),
+          }),
+        {
+          done: () => back('home_saved'),
+          back,
+          refusals: { invalid_latitude: 'invalid_home', invalid_longitude: 'invalid_home' },
+        },
+      )
     }),
   )
 
@@ -59,6 +92,7 @@ export function accountRoutes(app: FastifyInstance, { deps, sendPage }: WebConte
         const preferences = await listPreferences(deps, person)
         return sendPage(request, reply, 'profile', options, {
           timeZones: TIME_ZONES,
+          home: await getHomePoint(deps, person),
           preferences,
           ...EMAIL_WORDS,
         })

@@ -110,7 +110,7 @@ const formNumber = (value: string): number | undefined => (value.trim() === '' ?
 
 /** An action on one game: back to its page with the outcome's notice. */
 function gameAction(
-  run: (person: Person, gameId: string, request: FastifyRequest) => Promise<unknown>,
+  run: (person: Person, gameId: string, request: FastifyRequest) => Promise<{ leagueId: string }>,
   done: Code,
   back: (gameId: string, notice: Code, request: FastifyRequest) => string = (gameId, notice) =>
     paths.organizeGame.href({ gameId }, { notice }),
@@ -118,7 +118,11 @@ function gameAction(
   return signedIn(async (request, reply, person) => {
     const gameId = idParam(request, 'gameId', 'game_not_found')
     return act(reply, () => run(person, gameId, request), {
-      done: () => paths.organizeGame.href({ gameId }, { notice: done }),
+      // The Assign tab's buttons come back to the tab; everything else to the game.
+      done: ({ leagueId }) =>
+        field(request, 'return') === 'board'
+          ? paths.leagueAssign.href({ leagueId }, { notice: done })
+          : paths.organizeGame.href({ gameId }, { notice: done }),
       back: (notice) => back(gameId, notice, request),
       refusals: REFUSALS,
     })

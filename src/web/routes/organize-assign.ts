@@ -1,0 +1,87 @@
+// The organizer's Assign tab: open positions of upcoming games with their best candidates and an Assign
+// button each (the game page's organizer assign, back to this tab), and Fill automatically: the assignor's
+// plan as a draft on its own page, then Publish. Another league's ids answer Not found.
+import type { FastifyInstance } from 'fastify'
+import { findPlanPage, listAssignBoard } from '../../domain/assign-board.js'
+import { createPlan, publishPlan } from '../../domain/assignment-plans.js'
+import type { WebContext } from '../context.js'
+import { idParam, signedIn } from '../guards.js'
+import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
+import { paths } from '../paths.js'
+
+/** The assignor's reason codes, as the organizer reads them. */
+const REASONS: Readonly<Record<string, string>> = {
+  schedule_conflict: 'has another game at this time, or too close to it',
+  official_unavailable: 'is unavailable at this time',
+  daily_limit_reached: 'already has the most games this league allows that day',
+  level_too_low: 'has a level below this position’s minimum',
+  planned_elsewhere: 'is planned for another position',
+  position_taken: 'someone took the position meanwhile',
+  position_not_open: 'the position is not open any more',
+  game_started: 'the game has started',
+  not_a_league_official: 'is no longer an approved official',
+}
+
+type Code = 'assigned' | 'published' | 'already_published'
+
+const NOTICES: Notices<Code> = {
+  assigned: { kind: 'success', text: 'Assigned. The official is emailed the game.' },
+  published: { kind: 'success', text: 'Plan published: each official assigned is emailed their games.' },
+  already_published: { kind: 'error', text: 'This plan was already published.' },
+}
+
+const REFUSALS: Refusals<Code> = { plan_already_published: 'already_published' }
+
+export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
+  app.get(
+    paths.leagueAssign.pattern,
+    signedIn(async (request, reply, person) => {
+      const leagueId = idParam(request, 'leagueId', 'league_not_found')
+      const board = await listAssignBoard(deps, person, leagueId)
+      const title = `${board.league.name}: assign`
+      const options = { title, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      return sendPage(request, reply, 'organize-assign', options, {
+        ...board,
+        tab: 'assign',
+        reasons: REASONS,
+      })
+    }),
+  )
+
+  app.post(
+    paths.fillAutomatically.pattern,
+    signedIn(async (request, reply, person) => {
+      const leagueId = idParam(request, 'leagueId', 'league_not_found')
+      const plan = await createPlan(deps, person, leagueId, {})
+      return reply.redirect(paths.plan.href({ planId: plan.id }), 303)
+    }),
+  )
+
+  app.get(
+    paths.plan.pattern,
+    signedIn(async (request, reply, person) => {
+      const planId = idParam(request, 'planId', 'plan_not_found')
+      const { league, plan } = await findPlanPage(deps, person, planId)
+      const options = { title: 'Plan', nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      return sendPage(request, reply, 'organize-plan', options, {
+        league,
+        tab: 'assign',
+        plan,
+        reasons: REASONS,
+      })
+    }),
+  )
+
+  app.post(
+    paths.publishPlan.pattern,
+    signedIn(async (request, reply, person) => {
+      const planId = idParam(request, 'planId', 'plan_not_found')
+      const back = (notice: Code) => paths.plan.href({ planId }, { notice })
+      return act(reply, () => publishPlan(deps, person, planId), {
+        done: () => back('published'),
+        back,
+        refusals: REFUSALS,
+      })
+    }),
+  )
+}

@@ -1,0 +1,95 @@
+// The Assign tab over HTTP: open positions of upcoming games with their eligible candidates (Assign returns
+// to the tab, position.claimed) and the others with their reason; Fill automatically → the draft plan →
+// Publish (position.claimed each, once). Another league's ids answer Not found; forms need their token.
+import { describe, expect, it } from 'vitest'
+import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
+import { useWebApp } from './browser-like.js'
+
+const hoursAfter = (now: Date, h: number) => new Date(now.getTime() + h * 3_600_000).toISOString()
+
+describe("the organizer's Assign tab", () => {
+  const t = useWebApp()
+
+  async function world() {
+    const db = t.runtime.deps.db
+    const olgaEmail = uniqueEmail('olga')
+    const metro = await seedLeague(db, {
+      name: 'Metro',
+      organizerId: await seedUser(db, { email: olgaEmail }),
+    })
+    const ritaEmail = uniqueEmail('rita')
+    const other = await seedLeague(db, { organizerId: await seedUser(db, { email: ritaEmail }) })
+    const sam = await seedUser(db, { email: uniqueEmail('sam'), name: 'Sam Reed' })
+    const ann = await seedUser(db, { email: uniqueEmail('ann'), name: 'Ann Lee' })
+    await seedMembership(db, metro, sam)
+    await seedMembership(db, metro, ann)
+    await db.updateTable('memberships').set({ level: 3 }).where('user_id', '=', sam).execute()
+    const game = await seedGame(db, metro, {
+      startsAt: hoursAfter(t.now, 24),
+      positions: [{ label: 'Referee' }],
+    })
+    await db.updateTable('positions').set({ min_level: 2 }).where('id', '=', game.positionIds[0]!).execute()
+    return { db, olgaEmail, metro, other, ritaEmail, sam, ann, game }
+  }
+
+  it('shows candidates and excluded officials, and assigns back to the tab', async () => {
+    const { db, olgaEmail, metro, sam, game } = await world()
+    const olga = await t.signIn(olgaEmail)
+    const board = await olga.get(`/app/organize/leagues/${metro}/assign`)
+    expect(board.status).toBe(200)
+    expect(board.body).toContain('aria-current="page">Assign</a>')
+    expect(board.body).toContain('Sam Reed (level 3)')
+    expect(board.body).toMatch(
+      /1 other official<\/summary>.*Ann Lee has a level below this position’s minimum/s,
+    )
+    const assigned = await olga.post(`/app/organize/games/${game.id}/assign`, {
+      userId: sam,
+      positionId: game.positionIds[0]!,
+      return: 'board',
+    })
+    expect(assigned.location).toBe(`/app/organize/leagues/${metro}/assign?notice=assigned`)
+    expect((await eventsOf(db, metro)).map((e) => e.event)).toEqual(['position.claimed'])
+    expect((await olga.get(assigned.location!)).body).toContain('No open positions in upcoming games.')
+  })
+
+  it('fills automatically into a draft, then publishes it once', async () => {
+    const { db, olgaEmail, metro, sam, game } = await world()
+    const olga = await t.signIn(olgaEmail)
+    await olga.get(`/app/organize/leagues/${metro}/assign`)
+    const filled = await olga.post(`/app/organize/leagues/${metro}/plans`)
+    expect(filled.status).toBe(303)
+    const planUrl = filled.location!
+    const draft = await olga.get(planUrl)
+    expect(draft.body).toContain('Draft plan')
+    expect(draft.body).toContain('<strong>Sam Reed</strong> · Referee')
+    expect(draft.body).toContain('>Publish</button>')
+    expect(await eventsOf(db, metro)).toEqual([])
+    const published = await olga.post(`${planUrl}/publish`)
+    expect(published.location).toBe(`${planUrl}?notice=published`)
+    const events = await eventsOf(db, metro)
+    expect(events.map((e) => [e.event, e.data.positionId, e.data.official.id])).toEqual([
+      ['position.claimed', game.positionIds[0], sam],
+    ])
+    const after = await olga.get(published.location!)
+    expect(after.body).toContain('Published plan')
+    expect(after.body).toContain('1 assigned')
+    const twice = await olga.post(`${planUrl}/publish`)
+    expect(twice.location).toBe(`${planUrl}?notice=already_published`)
+  })
+
+  it("answers Not found for another league's tab and plan, and refuses a form without its token", async () => {
+    const { db, olgaEmail, metro, ritaEmail } = await world()
+    const olga = await t.signIn(olgaEmail)
+    await olga.get(`/app/organize/leagues/${metro}/assign`)
+    const planUrl = (await olga.post(`/app/organize/leagues/${metro}/plans`)).location!
+    const rita = await t.signIn(ritaEmail)
+    await rita.get('/app/organize')
+    expect((await rita.get(`/app/organize/leagues/${metro}/assign`)).status).toBe(404)
+    expect((await rita.post(`/app/organize/leagues/${metro}/plans`)).status).toBe(404)
+    expect((await rita.get(planUrl)).status).toBe(404)
+    expect((await rita.post(`${planUrl}/publish`)).status).toBe(404)
+    await olga.get(planUrl)
+    expect((await olga.post(`${planUrl}/publish`, { _csrf: 'forged' })).status).toBe(403)
+    expect(await eventsOf(db, metro)).toEqual([])
+  })
+})
