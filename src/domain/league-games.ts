@@ -52,7 +52,7 @@ export interface LeagueGame {
 export interface GameQuery {
   readonly status?: GameStatus | undefined
   readonly when?: 'upcoming' | 'past' | 'all' | undefined
-  /** Days `YYYY-MM-DD` in the organizer's time zone, both included. */
+  /** Days `YYYY-MM-DD` in the league's time zone, both included. */
   readonly from?: string | undefined
   readonly to?: string | undefined
   readonly page?: number | undefined
@@ -61,13 +61,14 @@ export interface GameQuery {
 /** One page of the league's games with their positions: two queries whatever the league's size. */
 export async function listLeagueGames(
   deps: Deps,
-  organizerOf: Caller & { readonly timeZone: string },
+  organizerOf: Caller,
   leagueId: string,
   query: GameQuery,
 ): Promise<{ league: OrganizedLeague; games: LeagueGame[]; more: boolean }> {
   const league = await requireOrganizedLeague(deps.db, organizerOf, leagueId)
   const page = query.page ?? 1
-  const { timeZone } = organizerOf
+  // The date filters' days are the league's, as its pages show its times.
+  const { timeZone } = league
   const at = isoNow(deps.clock)
   const rows = await organizer.listLeagueGamesPage(
     deps.db,

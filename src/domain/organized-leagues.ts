@@ -15,6 +15,8 @@ export interface OrganizedLeague {
   readonly name: string
   readonly paymentMode: PaymentMode
   readonly currency: string
+  /** The league's pages show its times in this zone (issue 22, item 5). */
+  readonly timeZone: string
 }
 
 export interface LeagueOverview extends OrganizedLeague {
@@ -27,6 +29,7 @@ const toOrganizedLeague = (row: LeagueRow): OrganizedLeague => ({
   name: row.name,
   paymentMode: row.payment_mode,
   currency: row.currency,
+  timeZone: row.time_zone,
 })
 
 /** The league, when the caller organizes it; `league_not_found` otherwise. */

@@ -1,4 +1,5 @@
-// A person's settings. Times in the app are shown in their time zone, UTC until they choose one.
+// A person's settings. Times in the app are shown in their time zone: until they choose one, their first
+// league's (sessions.ts), UTC for someone in no league. A league's pages use the league's zone.
 import { isoNow } from '../clock.js'
 import * as people from '../store/people.js'
 import * as plans from '../store/plans.js'

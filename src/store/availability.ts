@@ -1,6 +1,7 @@
 // A person's availability rows (migration 0010): blackouts, weekly windows, busy calendars and their events.
 import type { Insertable, Kysely } from 'kysely'
 import type { BlackoutRow, BusyCalendarRow, Db, WeeklyRow } from './tables.js'
+import { findPersonZones } from './people.js'
 
 export async function insertBlackout(db: Kysely<Db>, row: Insertable<Db['blackouts']>): Promise<void> {
   await db.insertInto('blackouts').values(row).execute()
@@ -171,21 +172,10 @@ export async function recordFetchError(db: Kysely<Db>, id: string, error: string
   await db.updateTable('busy_calendars').set({ last_error: error }).where('id', '=', id).execute()
 }
 
-/** The time zones these persons chose, by email (those without a profile are absent). */
-export async function findProfileZones(
-  db: Kysely<Db>,
-  emails: readonly string[],
-): Promise<Map<string, string>> {
-  if (emails.length === 0) return new Map()
-  const rows = await db
-    .selectFrom('profiles')
-    .select(['email', 'time_zone'])
-    .where('email', 'in', emails)
-    .execute()
-  return new Map(rows.map((r) => [r.email, r.time_zone]))
-}
+/** These persons' time zones, by email, as their pages show times (people.ts; those in no league are absent). */
+export const findProfileZones = findPersonZones
 
-/** The time zone the person chose, if any. */
+/** The person's time zone, if any. */
 export async function findProfileZone(db: Kysely<Db>, email: string): Promise<string | undefined> {
   return (await findProfileZones(db, [email])).get(email)
 }

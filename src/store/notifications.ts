@@ -222,11 +222,15 @@ export async function listProfileZones(
   emails: readonly string[],
 ): Promise<{ email: string; time_zone: string }[]> {
   if (emails.length === 0) return []
-  return db
-    .selectFrom('profiles')
-    .select(['email', 'time_zone'])
-    .where('email', 'in', [...new Set(emails)])
-    .execute()
+  return (
+    db
+      .selectFrom('profiles')
+      .select(['email', 'time_zone'])
+      .where('email', 'in', [...new Set(emails)])
+      // A zone nobody chose is no one's: the mail shows the game's league's.
+      .where('time_zone_chosen_at', 'is not', null)
+      .execute()
+  )
 }
 
 export async function insertUnsubscribeTokens(

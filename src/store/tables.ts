@@ -226,6 +226,8 @@ interface ProfilesTable {
   seq: Generated<number>
   email: string
   time_zone: string
+  /** When the person chose `time_zone` (migration 0017); null: not chosen, `time_zone` is only a default. */
+  time_zone_chosen_at: Generated<Time | null>
   /** Their home point (migration 0015), for the assignor's distance to a game; null until set. */
   home_latitude: Generated<number | null>
   home_longitude: Generated<number | null>

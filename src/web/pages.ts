@@ -54,6 +54,15 @@ export type SendPage = <V extends ViewName>(
   data: Views[V],
 ) => FastifyReply
 
+/**
+ * A league's pages (every organizer page of one league hands it over, for its tabs) show the league's times
+ * in the league's zone, the one its schedule is made in; every other page, the person's.
+ */
+function leagueZone(data: object): string | undefined {
+  const league = 'league' in data ? (data.league as { timeZone?: unknown } | undefined) : undefined
+  return typeof league?.timeZone === 'string' ? league.timeZone : undefined
+}
+
 /** `csrfBinding`: what the page's CSRF token is bound to (the session cookie it was served with). */
 export const pageSender =
   (stylesheetHref: string, csrfBinding: (request: FastifyRequest) => string): SendPage =>
@@ -62,7 +71,7 @@ export const pageSender =
     const context: PageContext = {
       csrf: reply.generateCsrf({ userInfo: csrfBinding(request) }),
       person,
-      format: formatters(person?.timeZone ?? 'UTC'),
+      format: formatters(leagueZone(data) ?? person?.timeZone ?? 'UTC'),
       path: paths,
     }
     const html = eta.render(view, {

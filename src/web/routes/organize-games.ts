@@ -130,9 +130,9 @@ async function completionOutcome(deps: Deps, request: FastifyRequest, person: Pe
     const [gameId = '', code = ''] = item.split('.')
     const reason = NOT_COMPLETED[code as ErrorCode]
     if (!isId(gameId) || reason === undefined) continue
-    const { game } = await findLeagueGame(deps, person, { gameId })
+    const { league, game } = await findLeagueGame(deps, person, { gameId })
     refused.push({
-      name: `${game.sport || 'Game'}, ${formatters(person.timeZone).dateTime(game.startsAt)}`,
+      name: `${game.sport || 'Game'}, ${formatters(league.timeZone).dateTime(game.startsAt)}`,
       reason,
     })
   }
@@ -161,7 +161,7 @@ export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: Web
       return sendPage(request, reply, 'organize-games', options, {
         league,
         tab: 'games',
-        days: byDay(games, formatters(person.timeZone)),
+        days: byDay(games, formatters(league.timeZone)),
         query: { ...query, when: list.when },
         filter: list.filter,
         listFields: carried(league.id, params).listFields,
