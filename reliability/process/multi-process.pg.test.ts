@@ -139,6 +139,40 @@ describe('3 serve and 2 worker processes on one PostgreSQL database', () => {
     return { extra, differing }
   }
 
+  /**
+   * Receipts of an event beyond the attempts recorded for it. An attempt that timed out (a 2 s answer
+   * missed on a loaded machine) is recorded and retried, at least once as docs/webhooks.md promises; a
+   * receipt no recorded attempt accounts for is a second send of one attempt (a lease lost mid-attempt).
+   */
+  async function beyondRecordedAttempts(deliveries: Delivery[], eventIds: readonly string[]) {
+    if (eventIds.length === 0) return { beyond: 0, retried: 0 }
+    const ids = [...new Set(eventIds)]
+    // The last attempt of each is recorded just after its receipt: wait until none is pending.
+    const rows = await vi.waitFor(
+      async () => {
+        const { rows } = await client.query<{ event_id: string; attempts: string; pending: string }>(
+          `select event_id, sum(attempts) as attempts,
+             sum(case when status = 'pending' then 1 else 0 end) as pending
+           from webhook_deliveries where event_id = any($1) group by event_id`,
+          [ids],
+        )
+        expect(rows.filter((r) => Number(r.pending) > 0)).toEqual([])
+        return rows
+      },
+      { timeout: 30_000, interval: 100 },
+    )
+    const attempts = new Map(rows.map((r) => [r.event_id, Number(r.attempts)]))
+    let beyond = 0
+    let retried = 0
+    for (const id of ids) {
+      const receipts = deliveries.filter((d) => d.eventId === id).length
+      const recorded = attempts.get(id) ?? 0
+      beyond += Math.max(0, receipts - recorded)
+      retried += Math.min(receipts, recorded) - 1
+    }
+    return { beyond, retried }
+  }
+
   it('claim storms spread across three servers: exactly one winner per position', async () => {
     const officials: string[] = []
     for (let i = 0; i < CLAIMANTS; i++) {
@@ -200,7 +234,7 @@ describe('3 serve and 2 worker processes on one PostgreSQL database', () => {
     expect(winnersMatchClaims).toBe(true)
   })
 
-  it(`${BATCHES * BATCH_SIZE} events through two workers: every one delivered, none twice`, async () => {
+  it(`${BATCHES * BATCH_SIZE} events through two workers: every one delivered, none sent twice for one attempt`, async () => {
     const start = receiver.received.length
     await importGames(BATCHES)
     const expected = await outboxIds()
@@ -217,12 +251,17 @@ describe('3 serve and 2 worker processes on one PostgreSQL database', () => {
       missing.length === 0,
     )
     figure('events lost (no crash)', missing.length, '0', missing.length === 0)
-    figure('duplicates without a crash', extra.length, '0', extra.length === 0)
+    const { beyond, retried } = await beyondRecordedAttempts(
+      receiver.received,
+      extra.map((e) => e.again.eventId),
+    )
+    figure('duplicates without a crash, beyond recorded attempts', beyond, '0', beyond === 0)
+    figure('receipts again after a recorded failed attempt (timeouts under load)', retried, '', true)
     figure('deliveries with a bad signature', unsigned, '0', unsigned === 0)
     expect(expected.size).toBeGreaterThanOrEqual(BATCHES * BATCH_SIZE)
     expect(phase.length).toBeGreaterThanOrEqual(BATCHES * BATCH_SIZE)
     expect(missing).toEqual([])
-    expect(extra).toEqual([])
+    expect(beyond).toBe(0)
     expect(differing).toBe(0)
     expect(unsigned).toBe(0)
   })

@@ -164,7 +164,7 @@ describe("the official's app services", () => {
     ])
   })
 
-  it('withdraw: own upcoming claims only; the position reopens without an event', async () => {
+  it('withdraw: own upcoming claims only; the position reopens with position.withdrawn', async () => {
     const { db, metro, sam, me } = await world()
     const rival = await seedUser(db, { email: uniqueEmail('rival') })
     await seedMembership(db, metro, rival)
@@ -189,7 +189,10 @@ describe("the official's app services", () => {
 
     await withdrawClaim(asOf(t.deps, NOW), me, mine.positionIds[0]!)
     expect((await listOpenGames(asOf(t.deps, NOW), me)).games.map((g) => g.gameId)).toEqual([mine.id])
-    expect(await eventsOf(db, metro)).toEqual([])
+    // The spec names no event for a withdrawal; RefDesk adds one (DESIGN "Notifications").
+    expect((await eventsOf(db, metro)).map((e) => [e.event, e.data.positionId])).toEqual([
+      ['position.withdrawn', mine.positionIds[0]],
+    ])
     expect(await refusal(withdrawClaim(asOf(t.deps, NOW), me, mine.positionIds[0]!))).toBe(
       'position_not_found',
     )
