@@ -13,7 +13,8 @@ import {
 // tsc copies no assets: `../../src/notifications/` names the folder from src/ under vitest and from dist/.
 const TEMPLATES = fileURLToPath(new URL('../../src/notifications/templates/', import.meta.url))
 const html = new Eta({ views: TEMPLATES, cache: true, autoEscape: true })
-const text = new Eta({ views: TEMPLATES, cache: true, autoEscape: false })
+// Every line of the text part is a line of the mail: no newline is trimmed but where a tag says `-%>`.
+const text = new Eta({ views: TEMPLATES, cache: true, autoEscape: false, autoTrim: false })
 
 /** Where a mail's links point: whole URLs. */
 export interface MailLinks {

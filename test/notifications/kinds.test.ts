@@ -50,7 +50,12 @@ describe('notification kinds', () => {
     await mail.flush()
     const [changed] = await mail.mails()
     expect(changed!.subject).toBe('Changed: soccer, Thu, May 2, 2:00 PM EDT')
-    expect(changed!.text).toContain('Time: Wed, May 1, 2030, 2:00 PM EDT -> Thu, May 2, 2030, 2:00 PM EDT')
+    // Each change and each fact is a line of its own in the text part, as a mail client shows it.
+    const lines = changed!.text!.split('\n')
+    expect(lines).toContain('Time: Wed, May 1, 2030, 2:00 PM EDT -> Thu, May 2, 2030, 2:00 PM EDT')
+    expect(lines).toContain('When: Thu, May 2, 2030, 2:00 PM EDT')
+    expect(lines).toContain('Where: Field 1')
+    expect(lines).toContain('-- ')
     expect(changed!.html).toContain('<s style="color:#6b7280;">Wed, May 1, 2030, 2:00 PM EDT</s>')
     expect(await reminders(game.id)).toEqual([
       { status: 'dropped', due_at: '2030-04-30T18:00:00.000Z' },
