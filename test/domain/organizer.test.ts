@@ -75,6 +75,7 @@ describe("the organizer's services", () => {
         currency: 'eur',
         games: { open: 0, claimed: 0, completed: 0, cancelled: 0 },
         pendingOfficials: 0,
+        timeZone: 'UTC',
       },
       {
         id: metro,
@@ -83,6 +84,7 @@ describe("the organizer's services", () => {
         currency: 'usd',
         games: { open: 2, claimed: 1, completed: 0, cancelled: 1 },
         pendingOfficials: 1,
+        timeZone: 'UTC',
       },
     ])
     const official: Person = {

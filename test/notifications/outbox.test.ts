@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { claimPosition } from '../../src/domain/assignments.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
-import { seedGame } from '../helpers/fixtures.js'
+import { seedGame, uniqueEmail } from '../helpers/fixtures.js'
 import { useMail } from './mail.js'
 
 describe('notification outbox', () => {
@@ -67,8 +67,11 @@ describe('notification outbox', () => {
 
   it("an official's own claim queues their reminder but no `assigned` mail", async () => {
     const p = await t.partner()
-    const { leagueId, userId, game } = await setup(p)
-    const person = { kind: 'person' as const, email: 'ann@example.com', userIds: [userId] }
+    // Her own address: on PostgreSQL the file's tests share a database, and a person who already holds
+    // another test's game at this time would be refused schedule_conflict.
+    const email = uniqueEmail('ann')
+    const { leagueId, userId, game } = await setup(p, email)
+    const person = { kind: 'person' as const, email, userIds: [userId] }
     await claimPosition(t.deps, person, { gameId: game.id, positionId: game.positionIds[0]! })
     expect((await rows(leagueId)).map((r) => [r.kind, r.status, r.due_at])).toEqual([
       ['reminder', 'pending', '2030-04-30T18:00:00.000Z'],
