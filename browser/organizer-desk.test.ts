@@ -1,7 +1,7 @@
-// The organizer's desk in chromium: a weekend run in the app alone. The organizer adds two officials, assigns
-// them on the game page (one conflict answered with Assign anyway), reschedules one game and cancels another
-// behind its confirmation; after the games, completes them all at once from Needs completion and pays the
-// offline league with Select all. axe-core and phone/desktop screenshots of each page it passes.
+// The organizer's desk in chromium: a weekend run in the app alone. The organizer adds two officials, looks
+// at the Assign tab and a draft plan, assigns on the game page (one conflict answered with Assign anyway),
+// reschedules one game and cancels another behind its confirmation; after the games, completes them all at
+// once from Needs completion and pays the offline league with Select all. axe-core and phone/desktop screenshots of each page it passes.
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkPage, DESKTOP, playedAlready, soon, startHarness, type Harness } from './harness.js'
@@ -63,6 +63,16 @@ describe("the organizer's desk in chromium", () => {
     }
     await expect(page.locator('.card', { hasText: 'Lou Line' }).textContent()).resolves.toContain('Approved')
     expect(await checkPage(page, 'desk-officials')).toEqual([])
+  })
+
+  it('shows the Assign tab with candidates and a draft plan from Fill automatically', async () => {
+    await page.getByRole('link', { name: 'Assign', exact: true }).click()
+    await page.getByRole('button', { name: 'Fill automatically' }).waitFor()
+    expect(await page.getByRole('button', { name: 'Assign', exact: true }).count()).toBeGreaterThan(0)
+    expect(await checkPage(page, 'desk-assign-tab')).toEqual([])
+    await page.getByRole('button', { name: 'Fill automatically' }).click()
+    await page.getByRole('heading', { name: 'Draft plan' }).waitFor()
+    expect(await checkPage(page, 'desk-plan')).toEqual([])
   })
 
   it('assigns on the game page, and Assign anyway after a schedule conflict', async () => {
