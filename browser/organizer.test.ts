@@ -215,19 +215,19 @@ describe('an organizer runs a season in chromium', () => {
     await organizer.goto(`${h.origin}/app/organize/leagues/${riverside.id}`)
     expect(await checkPage(organizer, 'organizer-games')).toEqual([])
     const first = organizer.locator('.card', { hasText: 'Field 1' })
-    await first.getByRole('button', { name: 'Complete' }).click()
+    await first.getByRole('button', { name: 'Complete', exact: true }).click()
     await organizer.getByRole('heading', { name: 'Complete this game?' }).waitFor()
     const text = await organizer.locator('main').textContent()
     expect(text).toContain('Sam Whistle gets a pending payment of $45.00 (Referee)')
     expect(text).toContain('Ann Flag gets a pending payment of $30.00 (Assistant referee)')
     expect(await checkPage(organizer, 'organizer-complete')).toEqual([])
-    await organizer.getByRole('button', { name: 'Complete' }).click()
+    await organizer.getByRole('button', { name: 'Complete', exact: true }).click()
     expect(await notice(organizer)).toBe('Game completed. Each worked position now has a pending payment.')
 
     // The fourth game is still open: its page says why it cannot be completed and offers no button.
     await organizer.goto(`${h.origin}/app/organize/games/${riversideGames[3]!.id}/complete`)
     await expect(organizer.locator('.why').textContent()).resolves.toContain('Still open: Referee.')
-    expect(await organizer.getByRole('button', { name: 'Complete' }).count()).toBe(0)
+    expect(await organizer.getByRole('button', { name: 'Complete', exact: true }).count()).toBe(0)
     expect(await checkPage(organizer, 'organizer-complete-blocked')).toEqual([])
 
     for (const [league, field] of [
@@ -235,14 +235,17 @@ describe('an organizer runs a season in chromium', () => {
       [riverside, 'Field 3'],
     ] as const) {
       await organizer.goto(`${h.origin}/app/organize/leagues/${league.id}`)
-      await organizer.locator('.card', { hasText: field }).getByRole('button', { name: 'Complete' }).click()
-      await organizer.getByRole('button', { name: 'Complete' }).click()
+      await organizer
+        .locator('.card', { hasText: field })
+        .getByRole('button', { name: 'Complete', exact: true })
+        .click()
+      await organizer.getByRole('button', { name: 'Complete', exact: true }).click()
       expect(await notice(organizer)).toContain('Game completed.')
     }
     for (let i = 0; i < 3; i++) {
       await organizer.goto(`${h.origin}/app/organize/leagues/${valley.id}?status=claimed`)
-      await organizer.getByRole('button', { name: 'Complete' }).first().click()
-      await organizer.getByRole('button', { name: 'Complete' }).click()
+      await organizer.getByRole('button', { name: 'Complete', exact: true }).first().click()
+      await organizer.getByRole('button', { name: 'Complete', exact: true }).click()
       expect(await notice(organizer)).toContain('Game completed.')
     }
   })
@@ -262,7 +265,7 @@ describe('an organizer runs a season in chromium', () => {
 
   it('marks one offline payment paid, then a selection at once; exports the ledger', async () => {
     await organizer.goto(`${h.origin}/app/organize/leagues/${riverside.id}/payouts`)
-    await expect(organizer.locator('.totals').textContent()).resolves.toMatch(/Pending3\$135\.00 USD/)
+    await expect(organizer.locator('.totals').first().textContent()).resolves.toMatch(/Pending3\$135\.00 USD/)
     await organizer.getByRole('button', { name: 'Mark paid' }).first().click()
     expect(await notice(organizer)).toBe('Payment marked paid.')
     const boxes = organizer.getByRole('checkbox')
@@ -271,7 +274,7 @@ describe('an organizer runs a season in chromium', () => {
     expect(await checkPage(organizer, 'organizer-payouts')).toEqual([])
     await organizer.getByRole('button', { name: 'Mark selected paid' }).click()
     expect(await notice(organizer)).toBe('The selected payments are marked paid.')
-    await expect(organizer.locator('.totals').textContent()).resolves.toMatch(/Paid3\$135\.00 USD/)
+    await expect(organizer.locator('.totals').first().textContent()).resolves.toMatch(/Paid3\$135\.00 USD/)
 
     const csv = await organizer.request.get(`${h.origin}/app/organize/leagues/${riverside.id}/payouts.csv`)
     expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8')
@@ -303,7 +306,7 @@ describe('an organizer runs a season in chromium', () => {
     expect(await charge(0, 'Needs card')).toContain('Not charged: your card needs authentication first.')
     expect(await charge(1, 'Paid')).toBe('Charged: the payment is paid.')
     await organizer.goto(payouts)
-    await expect(organizer.locator('.totals').textContent()).resolves.toMatch(
+    await expect(organizer.locator('.totals').first().textContent()).resolves.toMatch(
       /Paid2\$120\.00 USD.*Needs card1\$60\.00 USD/s,
     )
     expect(await checkPage(organizer, 'organizer-payouts-platform')).toEqual([])
