@@ -11,6 +11,7 @@ import { claimsScenario } from './scenarios/claims.mjs'
 import { growthScenario } from './scenarios/growth.mjs'
 import { importScenario } from './scenarios/import.mjs'
 import { mcpScenario } from './scenarios/mcp.mjs'
+import { notificationsScenario } from './scenarios/notifications.mjs'
 import { readsScenario } from './scenarios/reads.mjs'
 import { solverScenario } from './scenarios/solver.mjs'
 import { stallScenario } from './scenarios/stall.mjs'
@@ -41,6 +42,7 @@ const sizes = args.quick
       app: { requests: 10 },
       stall: { games: 2000, seconds: 1 },
       plan: { rounds: 1 },
+      notifications: { rounds: 2 },
     }
   : {
       import: { rounds: 2 * ROUNDS },
@@ -52,6 +54,7 @@ const sizes = args.quick
       app: { requests: 30 },
       stall: { games: 10000, seconds: 3 },
       plan: { rounds: 3 },
+      notifications: { rounds: ROUNDS },
     }
 const scenarios = {
   import: importScenario,
@@ -63,6 +66,7 @@ const scenarios = {
   app: appScenario,
   stall: stallScenario,
   plan: solverScenario,
+  notifications: notificationsScenario,
 }
 const selected = args.only ? args.only.split(',') : Object.keys(scenarios)
 
