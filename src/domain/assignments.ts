@@ -10,9 +10,9 @@ import type { Kysely, Transaction } from 'kysely'
 import type { AssignInput, Assignment, GameDetail } from '../schemas/games.js'
 import * as claims from '../store/claims.js'
 import { isUniqueViolation } from '../store/errors.js'
+import { gamePages, inSnapshot, listRangeClaims, listRangePayments } from '../store/league-pages.js'
 import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
-import * as payments from '../store/payments.js'
 import * as positions from '../store/positions.js'
 import type { ClaimWithUser } from '../store/positions.js'
 import type { Db, GameRow, PositionRow, UserRow } from '../store/tables.js'
@@ -29,25 +29,31 @@ import { notifyReleased, notifyTaken, type NotifyDeps } from './notifications.js
 import { refreshGameStatus } from './game-status.js'
 import { loadGameDetail, toClaimOfficial, toGameSummary, toPayment, toPosition } from './views.js'
 
-/** Every position holding a claim (claimed, completed, no-show cancelled), by game start. Three queries. */
+/**
+ * Every position holding a claim (claimed, completed, no-show cancelled), by game start: read from one
+ * snapshot a page of games at a time (three short queries a page) and mapped page by page.
+ */
 export async function listAssignments(deps: Deps, caller: Caller, leagueId: string): Promise<Assignment[]> {
-  const league = await requireLeague(deps.db, caller, leagueId)
-  const [rows, ledger] = await Promise.all([
-    claims.listLeagueClaims(deps.db, league.id),
-    payments.listPayments(deps.db, league.id),
-  ])
-  const paymentOf = new Map(ledger.map((p) => [p.position_id, p]))
-  return rows.map(({ game, position, claim }) => {
-    const payment = paymentOf.get(position.id)
-    const { id: positionId, ...fields } = toPosition(position)
-    return {
-      positionId,
-      gameId: game.id,
-      ...fields,
-      game: toGameSummary(game),
-      official: toClaimOfficial(claim),
-      payment: payment ? toPayment(payment) : null,
+  return inSnapshot(deps.db, async (snapshot) => {
+    const league = await requireLeague(snapshot.db, caller, leagueId)
+    const listed: Assignment[] = []
+    for await (const { range } of gamePages(snapshot, league.id)) {
+      const rows = await listRangeClaims(snapshot.db, range)
+      const paymentOf = new Map((await listRangePayments(snapshot.db, range)).map((p) => [p.position_id, p]))
+      for (const { game, position, claim } of rows) {
+        const payment = paymentOf.get(position.id)
+        const { id: positionId, ...fields } = toPosition(position)
+        listed.push({
+          positionId,
+          gameId: game.id,
+          ...fields,
+          game: toGameSummary(game),
+          official: toClaimOfficial(claim),
+          payment: payment ? toPayment(payment) : null,
+        })
+      }
     }
+    return listed
   })
 }
 

@@ -49,15 +49,6 @@ export function findGame(db: Kysely<Db>, id: string): Promise<GameRow | undefine
   return db.selectFrom('games').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-const gamesOfLeague = prepared((db, p: { leagueId: string }) =>
-  db.selectFrom('games').selectAll().where('league_id', '=', p.leagueId).orderBy('starts_at').orderBy('seq'),
-)
-
-/** Games of a league by `startsAt` ascending; insertion order breaks ties. */
-export function listGames(db: Kysely<Db>, leagueId: string): Promise<GameRow[]> {
-  return gamesOfLeague.execute(db, { leagueId })
-}
-
 export async function setGameStatus(
   db: Kysely<Db>,
   id: string,

@@ -12,20 +12,6 @@ export async function listPositions(db: Kysely<Db>, gameIds: readonly string[]):
   return db.selectFrom('positions').selectAll().where('game_id', 'in', gameIds).orderBy('seq').execute()
 }
 
-const positionsOfLeague = prepared((db, p: { leagueId: string }) =>
-  db
-    .selectFrom('positions')
-    .innerJoin('games', 'games.id', 'positions.game_id')
-    .selectAll('positions')
-    .where('games.league_id', '=', p.leagueId)
-    .orderBy('positions.seq'),
-)
-
-/** Positions of every game of a league in creation order. */
-export function listLeaguePositions(db: Kysely<Db>, leagueId: string): Promise<PositionRow[]> {
-  return positionsOfLeague.execute(db, { leagueId })
-}
-
 /** A position whose game's league is in the scope. */
 export function findPositionInScope(
   db: Kysely<Db>,

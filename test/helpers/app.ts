@@ -92,11 +92,16 @@ export async function buildTestApp(
     logger?: FastifyServerOptions['logger']
     http?: HttpOptions
     webhookPolicy?: AddressPolicy
+    /** Another database than the test's own (a SQLite file, say); migrated when it is SQLite. */
+    databaseUrl?: string
+    snapshotPageSize?: number
   } = {},
 ): Promise<TestApp> {
-  const runtime = await openRuntime(await testDatabaseUrl(), {
-    migrate: !isPostgres(),
+  const databaseUrl = options.databaseUrl ?? (await testDatabaseUrl())
+  const runtime = await openRuntime(databaseUrl, {
+    migrate: !databaseUrl.startsWith('postgres'),
     webhookPolicy: options.webhookPolicy ?? TEST_WEBHOOK_POLICY,
+    ...(options.snapshotPageSize !== undefined && { snapshotPageSize: options.snapshotPageSize }),
   })
   const app = await buildHttp(runtime, options.logger, options.http)
   await app.ready()
