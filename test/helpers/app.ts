@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyServerOptions, LightMyRequestResponse } from 'fastify'
 import { afterEach, beforeEach, expect } from 'vitest'
 import { buildHttp, openRuntime, type HttpOptions, type Runtime } from '../../src/app.js'
+import type { Clock } from '../../src/clock.js'
 import { issueKey, type IssuedKey } from '../../src/domain/api-keys.js'
 import type { Deps } from '../../src/domain/deps.js'
 import type { App } from '../../src/http/server.js'
@@ -92,11 +93,13 @@ export async function buildTestApp(
     logger?: FastifyServerOptions['logger']
     http?: HttpOptions
     webhookPolicy?: AddressPolicy
+    clock?: Clock
   } = {},
 ): Promise<TestApp> {
   const runtime = await openRuntime(await testDatabaseUrl(), {
     migrate: !isPostgres(),
     webhookPolicy: options.webhookPolicy ?? TEST_WEBHOOK_POLICY,
+    ...(options.clock !== undefined && { clock: options.clock }),
   })
   const app = await buildHttp(runtime, options.logger, options.http)
   await app.ready()
