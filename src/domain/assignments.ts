@@ -70,7 +70,7 @@ export async function assignPosition(
   input: AssignInput,
 ): Promise<GameDetail> {
   const ref = officialRef(caller, input)
-  if (caller.kind === 'partner' && 'userId' in ref) {
+  if (deps.dialect === 'sqlite' && caller.kind === 'partner' && 'userId' in ref) {
     await refuseLostClaim(deps.db, caller, gameId, ref.userId, input.positionId)
   }
   return deps.db.transaction().execute(async (trx) => {
@@ -87,9 +87,12 @@ export async function assignPosition(
 /**
  * A claim that cannot win is refused from the committed state, before any transaction: in a storm of
  * officials on one position the losers cost one read instead of a write transaction queued behind the
- * winner's lock. It refuses only what the transaction would refuse at the instant of the read (the same
+ * winner's. It refuses only what the transaction would refuse at the instant of the read (the same
  * `pickPosition`, reached only when the game is in scope and the user an approved official of its league);
- * anything else is decided in the transaction, which checks everything again.
+ * anything else is decided in the transaction, which checks everything again. SQLite only: there every
+ * transaction holds the one connection, while on PostgreSQL a loser waits on the crew's rows alone, and a
+ * storm's reads all run before the winner commits (measured: 49 of 2,050 refused), so the read would only
+ * add a round trip to every assign.
  */
 async function refuseLostClaim(
   db: Kysely<Db>,
