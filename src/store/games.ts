@@ -45,8 +45,10 @@ export function findGameInScope(db: Kysely<Db>, scope: Scope, id: string): Promi
     .executeTakeFirst()
 }
 
+const gameById = prepared((db, p: { id: string }) => db.selectFrom('games').selectAll().where('id', '=', p.id))
+
 export function findGame(db: Kysely<Db>, id: string): Promise<GameRow | undefined> {
-  return db.selectFrom('games').selectAll().where('id', '=', id).executeTakeFirst()
+  return gameById.takeFirst(db, { id })
 }
 
 export async function setGameStatus(
