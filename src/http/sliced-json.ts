@@ -9,7 +9,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { ZodArray, ZodObject, type ZodType } from 'zod'
 
 /** How long a slice may hold the event loop. */
-const SLICE_MS = 4
+const SLICE_MS = 2
 /** Arrays shorter than this are checked and written in one go, as before. */
 const LONG_ARRAY = 256
 
