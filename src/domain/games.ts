@@ -13,6 +13,7 @@ import {
 import { isDeadlock, isUniqueViolation } from '../store/errors.js'
 import * as games from '../store/games.js'
 import * as leagues from '../store/leagues.js'
+import { inSnapshot } from '../store/league-pages.js'
 import { GAME_MINUTES } from '../schemas/schedule.js'
 import { endOf } from './game-times.js'
 import * as positions from '../store/positions.js'
@@ -38,8 +39,10 @@ interface ParsedItem {
 }
 
 export async function listGames(deps: Deps, caller: Caller, leagueId: string): Promise<Game[]> {
-  const league = await requireLeague(deps.db, caller, leagueId)
-  return loadLeagueGames(deps.db, league.id)
+  // One snapshot, read in pages (league-pages.ts).
+  return inSnapshot(deps.db, async (snapshot) =>
+    loadLeagueGames(snapshot, (await requireLeague(snapshot.db, caller, leagueId)).id),
+  )
 }
 
 /**

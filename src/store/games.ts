@@ -45,17 +45,10 @@ export function findGameInScope(db: Kysely<Db>, scope: Scope, id: string): Promi
     .executeTakeFirst()
 }
 
+const gameById = prepared((db, p: { id: string }) => db.selectFrom('games').selectAll().where('id', '=', p.id))
+
 export function findGame(db: Kysely<Db>, id: string): Promise<GameRow | undefined> {
-  return db.selectFrom('games').selectAll().where('id', '=', id).executeTakeFirst()
-}
-
-const gamesOfLeague = prepared((db, p: { leagueId: string }) =>
-  db.selectFrom('games').selectAll().where('league_id', '=', p.leagueId).orderBy('starts_at').orderBy('seq'),
-)
-
-/** Games of a league by `startsAt` ascending; insertion order breaks ties. */
-export function listGames(db: Kysely<Db>, leagueId: string): Promise<GameRow[]> {
-  return gamesOfLeague.execute(db, { leagueId })
+  return gameById.takeFirst(db, { id })
 }
 
 export async function setGameStatus(
