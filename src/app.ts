@@ -51,9 +51,14 @@ export async function openRuntime(
     clock?: Clock
     /** Busy-calendar reads: time-out (default 15 s, as webhooks) and, for in-process tests, the CAs to trust. */
     outbound?: { timeoutMs?: number; ca?: string | Buffer }
+    /** Games per page of a big list read from a snapshot (store/league-pages.ts); tests lower it. */
+    snapshotPageSize?: number
   } = {},
 ): Promise<Runtime> {
-  const database = openDatabase(databaseUrl, { create: options.create ?? true })
+  const database = openDatabase(databaseUrl, {
+    create: options.create ?? true,
+    ...(options.snapshotPageSize !== undefined && { snapshotPageSize: options.snapshotPageSize }),
+  })
   let migrated: string[] = []
   try {
     if (options.migrate !== false) migrated = await database.migrate()

@@ -37,7 +37,7 @@ export function newId(): string {
 }
 
 /**
- * Where every rule reads the time: `Deps.clock` for the services, the dispatcher's option for endpoint
+ * Where every rule reads the time: `Deps.clock` for the services, the dispatcher's option for fan-out and endpoint
  * health. Tests move it instead of waiting; lint keeps `Date.now()` and `new Date()` out of the rules.
  */
 export interface Clock {
@@ -49,9 +49,3 @@ export const systemClock: Clock = { now: () => Date.now() }
 
 /** The clock's instant as `YYYY-MM-DDTHH:MM:SS.sssZ`, the one time format stored and rendered. */
 export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString()
-
-/**
- * The system time in the one format, for code that has no clock to read yet (webhooks/, and the domain's
- * key and webhook-endpoint services): lint refuses it everywhere else.
- */
-export const nowIso = (): string => isoNow(systemClock)

@@ -125,7 +125,7 @@ export async function buildWorld(
     charges.push(payment.id)
   }
   // Events become deliveries in the dispatcher's fan-out; no dispatcher runs here, so expand them now.
-  while ((await fanOut(t.deps.db)) > 0);
+  while ((await fanOut(t.deps.db, t.deps.clock)) > 0);
   const deliveries: any[] = await ok(p.get(`/webhooks/${hook.id}/deliveries?limit=200`))
   expect(deliveries.length).toBeGreaterThan(0)
   const allGames = [...games, ...platformGames]

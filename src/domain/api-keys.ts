@@ -6,7 +6,7 @@ import * as apiKeys from '../store/api-keys.js'
 import * as leagues from '../store/leagues.js'
 import * as users from '../store/users.js'
 import { APP_CALLER, RESERVED_SOURCE, type PartnerCaller } from './caller.js'
-import { newId, nowIso } from '../clock.js'
+import { isoNow, newId } from '../clock.js'
 import type { Deps } from './deps.js'
 import { MAX_SOURCE_LENGTH } from '../schemas/common.js'
 
@@ -62,7 +62,7 @@ export async function issueKey(
   const key = `key_${randomBytes(24).toString('hex')}`
   const email = (input.organizerEmail ?? `${input.source}@partners.refdesk.invalid`).trim().toLowerCase()
   return deps.db.transaction().execute(async (trx) => {
-    const at = nowIso()
+    const at = isoNow(deps.clock)
     const fresh = { id: newId(), source: input.source, email, name: email, created_at: at, updated_at: at }
     const organizer =
       input.organizerExternalId !== undefined
@@ -109,7 +109,7 @@ export async function authenticate(
 }
 
 async function noteUse(deps: Deps, row: { id: string; last_used_at: string | null }): Promise<void> {
-  const now = Date.now()
+  const now = deps.clock.now()
   if (row.last_used_at !== null && now - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return
   const at = new Date(now)
   await apiKeys.noteUse(
@@ -142,7 +142,7 @@ async function requireKey(deps: Deps, keyId: string) {
 
 export async function revokeKey(deps: Deps, keyId: string): Promise<void> {
   await requireKey(deps, keyId)
-  await apiKeys.revokeKey(deps.db, keyId, nowIso())
+  await apiKeys.revokeKey(deps.db, keyId, isoNow(deps.clock))
 }
 
 export async function grantLeague(deps: Deps, keyId: string, leagueId: string): Promise<void> {
@@ -150,7 +150,7 @@ export async function grantLeague(deps: Deps, keyId: string, leagueId: string): 
   if (!(await leagues.findLeagueInScope(deps.db, APP_CALLER, leagueId))) {
     throw new KeyCommandError(`no league ${leagueId}`)
   }
-  await apiKeys.insertGrant(deps.db, keyId, leagueId, nowIso())
+  await apiKeys.insertGrant(deps.db, keyId, leagueId, isoNow(deps.clock))
 }
 
 export async function ungrantLeague(deps: Deps, keyId: string, leagueId: string): Promise<void> {

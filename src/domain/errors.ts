@@ -125,14 +125,22 @@ export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode]
 /** Codes that carry a `:<value>` suffix on the wire. */
 export const SUFFIXED_CODES = ['invalid_startsAt', 'unknown_event'] as const satisfies readonly ErrorCode[]
 
+/**
+ * A refusal the caller is answered with. It is an answer, not a fault: it carries no stack trace, whose
+ * capture was a tenth of a refused claim's cost (a claim storm refuses all but one).
+ */
 export class ApiError extends Error {
   readonly status: ErrorStatus
-  constructor(
-    readonly code: ErrorCode,
-    readonly suffix?: string,
-  ) {
+  readonly code: ErrorCode
+  readonly suffix: string | undefined
+  constructor(code: ErrorCode, suffix?: string) {
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(suffix === undefined ? code : `${code}:${suffix}`)
+    Error.stackTraceLimit = limit
     this.name = 'ApiError'
+    this.code = code
+    this.suffix = suffix
     this.status = ERROR_STATUS[code]
   }
 

@@ -13,6 +13,7 @@ import {
 import { isDeadlock, isUniqueViolation } from '../store/errors.js'
 import * as games from '../store/games.js'
 import * as leagues from '../store/leagues.js'
+import { inSnapshot } from '../store/league-pages.js'
 import { GAME_MINUTES } from '../schemas/schedule.js'
 import { endOf } from './game-times.js'
 import * as positions from '../store/positions.js'
@@ -38,8 +39,10 @@ interface ParsedItem {
 }
 
 export async function listGames(deps: Deps, caller: Caller, leagueId: string): Promise<Game[]> {
-  const league = await requireLeague(deps.db, caller, leagueId)
-  return loadLeagueGames(deps.db, league.id)
+  // One snapshot, read in pages (league-pages.ts).
+  return inSnapshot(deps.db, async (snapshot) =>
+    loadLeagueGames(snapshot, (await requireLeague(snapshot.db, caller, leagueId)).id),
+  )
 }
 
 /**
@@ -114,7 +117,8 @@ async function writeBatch(
   const league = await requireLeague(trx, caller, leagueId)
   const source = writeSource(caller)
   const keys = [...new Set(items.flatMap(({ item }) => item.externalId ?? []))]
-  const existing = await games.lockGamesByExternalId(trx, source, keys)
+  // The named games' positions come in the same read: the answer and the events carry them.
+  const { games: existing, positions: crews } = await games.lockGamesByExternalId(trx, source, keys)
   const plan = planBatch(items, existing, {
     leagueId: league.id,
     gameMinutes: league.game_minutes,
@@ -124,10 +128,10 @@ async function writeBatch(
   await games.insertGames(trx, [...plan.inserts.values()])
   await games.rewriteGames(trx, [...plan.rewrites.values()])
   await positions.insertPositions(trx, plan.positions)
-  // New games' positions are the ones just written; only the existing games the batch named need theirs read.
+  // New games' positions are the ones just written; the existing games' were read with them.
   const created = withPositions(plan.snapshots, [
     ...plan.positions,
-    ...(await positions.listPositions(trx, [...plan.existingIds])),
+    ...crews.filter((p) => plan.existingIds.has(p.game_id)),
   ])
   await recordEvents(
     trx,

@@ -72,7 +72,7 @@ export async function runOnce(
 ): Promise<KeptAnswer & { replayed: boolean }> {
   const ref = { apiKeyId: caller.keyId, key }
   const fingerprint = fingerprintOf(request)
-  const now = Date.now()
+  const now = deps.clock.now()
   type Reserved = { seq: number } | { replay: KeptAnswer }
   const reserved = await deps.db.transaction().execute(async (trx): Promise<Reserved> => {
     await idempotencyKeys.purgeExpired(trx, ref, iso(now - REPLAY_WINDOW_MS), iso(now - STALE_RESERVATION_MS))

@@ -8,6 +8,7 @@ import type {
   UpsertLeagueInput,
 } from '../schemas/leagues.js'
 import * as games from '../store/games.js'
+import { inSnapshot } from '../store/league-pages.js'
 import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
 import { isoNow, newId } from '../clock.js'
@@ -81,12 +82,13 @@ export async function upsertLeague(
 }
 
 export async function getLeague(deps: Deps, caller: Caller, leagueId: string): Promise<LeagueDetail> {
-  const league = await requireLeague(deps.db, caller, leagueId)
-  const [leagueGames, officials] = await Promise.all([
-    loadLeagueGames(deps.db, league.id),
-    memberships.listOfficials(deps.db, league.id),
-  ])
-  return { ...toLeague(league), games: leagueGames, officials: officials.map(toOfficial) }
+  // One snapshot: the league, its games and its officials as of one instant, read in pages (league-pages.ts).
+  return inSnapshot(deps.db, async (snapshot) => {
+    const league = await requireLeague(snapshot.db, caller, leagueId)
+    const leagueGames = await loadLeagueGames(snapshot, league.id)
+    const officials = await memberships.listOfficials(snapshot.db, league.id)
+    return { ...toLeague(league), games: leagueGames, officials: officials.map(toOfficial) }
+  })
 }
 
 export async function updateLeague(

@@ -65,12 +65,20 @@ export async function queueNotifications(
   items: readonly NotificationItem[],
 ): Promise<void> {
   if (items.length === 0) return
-  const contexts = new Map(
-    (await store.listPositionContext(trx, [...new Set(items.map((i) => i.positionId))])).map((c) => [
-      c.position_id,
-      c,
-    ]),
-  )
+  const positionIds = [...new Set(items.map((i) => i.positionId))]
+  await queueWithContexts(trx, deps, at, items, await store.listPositionContext(trx, positionIds))
+}
+
+/** `queueNotifications` with the items' position contexts already read (the caller read them with more). */
+async function queueWithContexts(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  items: readonly NotificationItem[],
+  contextRows: readonly PositionContextRow[],
+): Promise<void> {
+  if (items.length === 0) return
+  const contexts = new Map(contextRows.map((c) => [c.position_id, c]))
   const userIds = new Set(items.map((i) => i.userId))
   for (const c of contexts.values()) userIds.add(c.organizer_id)
   const people = new Map((await store.listRecipients(trx, [...userIds])).map((u) => [u.id, u]))
@@ -210,14 +218,20 @@ export async function notifyChanged(
 ): Promise<void> {
   if (changed.length === 0) return
   const byGame = new Map(changed.map((c) => [c.gameId, c]))
-  const holders = await store.listHolders(trx, [...byGame.keys()])
+  // The holders with what their mails say about their positions: one read for both.
+  const holders = await store.listHolderContexts(trx, [...byGame.keys()])
   if (holders.length === 0) return
-  const moved = await store.listReminders(trx, [...byGame.keys()])
+  const reminderMs = deps.limits.reminderHours * HOUR_MS
+  const remindAtOf = (h: { starts_at: string }) =>
+    new Date(Date.parse(h.starts_at) - reminderMs).toISOString()
+  // Whether a holder was reminded already matters only where the moved reminder would be due by now: only
+  // those games' reminders are read (a reschedule of future games reads none).
+  const dueGames = new Set(holders.filter((h) => remindAtOf(h) <= at).map((h) => h.game_id))
+  const moved = dueGames.size === 0 ? [] : await store.listReminders(trx, [...dueGames])
   const reminded = new Set(
     moved.filter((r) => r.status === 'sent').map((r) => `${r.position_id}:${r.user_id}`),
   )
   await store.dropReminders(trx, { gameIds: [...byGame.keys()] })
-  const reminderMs = deps.limits.reminderHours * HOUR_MS
   const items: NotificationItem[] = []
   for (const h of holders) {
     const before = byGame.get(h.game_id)
@@ -232,11 +246,10 @@ export async function notifyChanged(
         location: before.location,
       },
     })
-    const remindAt = new Date(Date.parse(h.starts_at) - reminderMs).toISOString()
-    if (!reminded.has(`${h.position_id}:${h.user_id}`) || remindAt > at)
+    if (!reminded.has(`${h.position_id}:${h.user_id}`) || remindAtOf(h) > at)
       items.push({ kind: 'reminder', ...ref })
   }
-  await queueNotifications(trx, deps, at, items)
+  await queueWithContexts(trx, deps, at, items, holders)
 }
 
 /** A payment reached `paid`: its official hears how much, for which game. */

@@ -7,9 +7,8 @@ import type { League } from '../schemas/leagues.js'
 import type { ClaimOfficial, Official } from '../schemas/officials.js'
 import type { Payment } from '../schemas/payments.js'
 import type { OfficialRow } from '../store/memberships.js'
-import { listGames } from '../store/games.js'
+import { gamePages, listRangePositions, type Snapshot } from '../store/league-pages.js'
 import {
-  listLeaguePositions,
   listPositionDetails,
   listPositions,
   type ClaimWithUser,
@@ -109,10 +108,15 @@ export async function loadGames(db: Kysely<Db>, games: readonly GameRow[]): Prom
   )
 }
 
-/** A league's games by `startsAt` with their positions, in two fixed queries whatever the league's size. */
-export async function loadLeagueGames(db: Kysely<Db>, leagueId: string): Promise<Game[]> {
-  const [games, positions] = await Promise.all([listGames(db, leagueId), listLeaguePositions(db, leagueId)])
-  return withPositions(games, positions)
+/**
+ * A league's games by `startsAt` with their positions, read from the snapshot a page of games at a time
+ * (two short queries a page) and mapped page by page, the event loop free between pages.
+ */
+export async function loadLeagueGames(snapshot: Snapshot, leagueId: string): Promise<Game[]> {
+  const loaded: Game[] = []
+  for await (const { games, range } of gamePages(snapshot, leagueId))
+    for (const game of withPositions(games, await listRangePositions(snapshot.db, range))) loaded.push(game)
+  return loaded
 }
 
 /** Each game with its positions from the given list, in the list's order. */

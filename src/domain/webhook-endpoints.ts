@@ -14,7 +14,7 @@ import * as deliveries from '../store/deliveries.js'
 import * as endpoints from '../store/webhook-endpoints.js'
 import type { DeliveryRow, WebhookEndpointRow } from '../store/tables.js'
 import { checkSource, type PartnerCaller } from './caller.js'
-import { newId, nowIso } from '../clock.js'
+import { isoNow, newId } from '../clock.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import type { ReplayGuard } from './idempotency.js'
@@ -74,7 +74,7 @@ export async function createWebhook(
       url: input.url,
       events: JSON.stringify(input.events ?? []),
       secret,
-      created_at: nowIso(),
+      created_at: isoNow(deps.clock),
     })
   })
   return { ...toEndpoint(row), secret }

@@ -3,7 +3,7 @@
 // was disabled for failing too long. Each acts on an endpoint of the caller's source only; another
 // source's ids answer like missing ones.
 import type { Transaction } from 'kysely'
-import { newId, nowIso } from '../clock.js'
+import { isoNow, newId } from '../clock.js'
 import type { EventName } from '../schemas/events.js'
 import { RECOVER_WINDOW_DAYS, type Delivery, type WebhookEndpoint } from '../schemas/webhooks.js'
 import * as deliveries from '../store/deliveries.js'
@@ -49,7 +49,7 @@ export async function sendTestEvent(
 ): Promise<Delivery> {
   return deps.db.transaction().execute(async (trx) => {
     const endpoint = await activeEndpoint(trx, caller, webhookId)
-    const now = nowIso()
+    const now = isoNow(deps.clock)
     const hourAgo = new Date(Date.parse(now) - HOUR_MS).toISOString()
     if ((await deliveries.countTestDeliveries(trx, endpoint.source, hourAgo)) >= TEST_EVENTS_PER_HOUR)
       fail('test_event_limit_reached')
@@ -93,7 +93,7 @@ export async function retryDelivery(
       (await endpoints.findEndpoint(trx, caller.source, webhookId)) ?? fail('endpoint_not_found')
     const delivery = (await deliveries.findDelivery(trx, endpoint, deliveryId)) ?? fail('delivery_not_found')
     if (endpoint.disabled_at !== null) fail('endpoint_disabled')
-    const requeued = await deliveries.requeueDelivery(trx, delivery.id, nowIso())
+    const requeued = await deliveries.requeueDelivery(trx, delivery.id, isoNow(deps.clock))
     await outbox.announceWork(trx)
     return toDelivery(requeued)
   })
@@ -106,7 +106,7 @@ export async function recoverDeliveries(
   webhookId: string,
   since: string,
 ): Promise<{ recovered: number }> {
-  const now = Date.now()
+  const now = deps.clock.now()
   const from = Date.parse(since)
   if (from < now - RECOVER_WINDOW_DAYS * DAY_MS) fail('invalid_since')
   return deps.db.transaction().execute(async (trx) => {

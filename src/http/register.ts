@@ -8,7 +8,7 @@ import { ApiError, type ErrorCode } from '../domain/errors.js'
 import { runOnce, type KeptAnswer } from '../domain/idempotency.js'
 import { envelopeOf, splitResult, type Operation, type ParsedInput } from '../operations/operation.js'
 import { errorResponses } from './openapi.js'
-import { slicedJson } from './sliced-json.js'
+import { slicedJsonChunks } from './sliced-json.js'
 import { checkingBodyWith } from './validation.js'
 
 const IDEMPOTENCY_KEY_LENGTH = 255
@@ -71,9 +71,10 @@ export function registerOperations(app: FastifyInstance, deps: Deps, operations:
           const { body, next } = splitResult(operation, await operation.handle(deps, input))
           if (next !== null) reply.header('link', nextLink(request.url, next))
           if (!operation.unbounded) return reply.code(status).send(body)
-          // The very text the serializer would write, in slices (see sliced-json.ts).
-          const text = await slicedJson(envelopeOf(operation), body)
-          return reply.code(status).type('application/json; charset=utf-8').send(text)
+          // The very text the serializer would write, in slices (see sliced-json.ts), already UTF-8: a
+          // megabytes-long string would be encoded in one go on the way out.
+          const chunks = await slicedJsonChunks(envelopeOf(operation), body)
+          return reply.code(status).type('application/json; charset=utf-8').send(Buffer.concat(chunks))
         }
         const { params, query, body } = input
         const answer = await runOnce(

@@ -9,7 +9,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { ZodArray, ZodObject, type ZodType } from 'zod'
 
 /** How long a slice may hold the event loop. */
-const SLICE_MS = 4
+const SLICE_MS = 2
 /** Arrays shorter than this are checked and written in one go, as before. */
 const LONG_ARRAY = 256
 
@@ -36,50 +36,97 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const elementsAlone = (schema: ZodType): schema is ZodArray =>
   schema instanceof ZodArray && (schema._zod.def.checks ?? []).length === 0
 
+/** Whether the walk below reaches a long array in `value`: else the value is parsed and written whole. */
+function sliceable(schema: ZodType, value: unknown): boolean {
+  if (elementsAlone(schema) && Array.isArray(value)) return value.length >= LONG_ARRAY
+  if (!plainObject(schema) || !isPlainObject(value)) return false
+  const shape = schema.shape as Record<string, ZodType>
+  return Object.entries(shape).some(([key, field]) => sliceable(field, value[key]))
+}
+
+/** Text gathered into buffers of about CHUNK_BYTES, encoded a buffer at a time (never megabytes at once). */
+const CHUNK_CHARS = 64 * 1024
+
+class Chunks {
+  readonly buffers: Buffer[] = []
+  private pending: string[] = []
+  private pendingChars = 0
+
+  write(text: string): void {
+    this.pending.push(text)
+    this.pendingChars += text.length
+    if (this.pendingChars >= CHUNK_CHARS) this.flush()
+  }
+
+  flush(): Buffer[] {
+    if (this.pendingChars > 0) this.buffers.push(Buffer.from(this.pending.join('')))
+    this.pending = []
+    this.pendingChars = 0
+    return this.buffers
+  }
+}
+
 /**
- * The JSON of `schema.parse(value)` when `value` holds a long array somewhere the walk reaches (an array
- * field of an object field of …), else undefined: the caller parses and stringifies it whole.
+ * Writes the JSON of `schema.parse(value)`, slicing where the value holds a long array somewhere the walk
+ * reaches (an array field of an object field of …).
  */
-async function slicedPart(schema: ZodType, value: unknown, clock: Clock): Promise<string | undefined> {
-  if (elementsAlone(schema) && Array.isArray(value) && value.length >= LONG_ARRAY) {
+async function writeSliced(schema: ZodType, value: unknown, out: Chunks, clock: Clock): Promise<void> {
+  if (!sliceable(schema, value)) {
+    out.write(JSON.stringify(schema.parse(value)))
+    await yieldIfDue(clock)
+    return
+  }
+  if (elementsAlone(schema) && Array.isArray(value)) {
     const element = schema.element as ZodType
-    const parts: string[] = []
-    for (const item of value) {
-      parts.push(JSON.stringify(element.parse(item)))
+    out.write('[')
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.write(',')
+      out.write(JSON.stringify(element.parse(value[i])))
       await yieldIfDue(clock)
     }
-    return `[${parts.join(',')}]`
+    out.write(']')
+    return
   }
-  if (!plainObject(schema) || !isPlainObject(value)) return undefined
-  const shape = schema.shape as Record<string, ZodType>
-  const sliced = new Map<string, string>()
-  for (const [key, field] of Object.entries(shape)) {
-    const part = await slicedPart(field, value[key], clock)
-    if (part !== undefined) sliced.set(key, part)
-  }
-  if (sliced.size === 0) return undefined
+  // Sliceable and not an array: a plain object schema over a plain object (see sliceable).
+  const object = schema as ZodObject
+  const fields = value as Record<string, unknown>
+  const shape = object.shape as Record<string, ZodType>
   // Built as zod builds an object's output (its shape's keys in order, each field parsed, unknown keys
-  // dropped), with a random token in each sliced field's place; the token is then replaced by its JSON.
+  // dropped), with a random token in each sliced field's place; the text is written up to each token,
+  // then that field in slices, then on.
   const built: Record<string, unknown> = {}
-  const tokens = new Map<string, string>()
+  const sliced: { token: string; field: ZodType; value: unknown }[] = []
   for (const [key, field] of Object.entries(shape)) {
-    const part = sliced.get(key)
-    if (part !== undefined) {
+    if (sliceable(field, fields[key])) {
       const token = `\u0000sliced-${randomBytes(12).toString('hex')}`
       built[key] = token
-      tokens.set(JSON.stringify(token), part)
+      sliced.push({ token: JSON.stringify(token), field, value: fields[key] })
     } else {
-      const parsed: unknown = field.parse(value[key])
+      const parsed: unknown = field.parse(fields[key])
       if (parsed !== undefined) built[key] = parsed
     }
   }
-  let text = JSON.stringify(built)
-  for (const [token, part] of tokens) text = text.replace(token, () => part)
-  return text
+  let rest = JSON.stringify(built)
+  for (const part of sliced) {
+    const at = rest.indexOf(part.token)
+    out.write(rest.slice(0, at))
+    await writeSliced(part.field, part.value, out, clock)
+    rest = rest.slice(at + part.token.length)
+  }
+  out.write(rest)
+}
+
+/**
+ * `JSON.stringify(schema.parse(value))` as UTF-8 buffers, written in slices that let other requests run
+ * between them; the buffers' concatenation is byte for byte that text's.
+ */
+export async function slicedJsonChunks(schema: ZodType, value: unknown): Promise<Buffer[]> {
+  const out = new Chunks()
+  await writeSliced(schema, value, out, { last: performance.now() })
+  return out.flush()
 }
 
 /** `JSON.stringify(schema.parse(value))`, written in slices that let other requests run between them. */
 export async function slicedJson(schema: ZodType, value: unknown): Promise<string> {
-  const clock = { last: performance.now() }
-  return (await slicedPart(schema, value, clock)) ?? JSON.stringify(schema.parse(value))
+  return Buffer.concat(await slicedJsonChunks(schema, value)).toString()
 }

@@ -2,7 +2,7 @@
 // position UPDATE that decides a race.
 import type { Kysely } from 'kysely'
 import type { ClaimWithUser } from './positions.js'
-import type { ClaimRow, Db, GameRow, PositionRow } from './tables.js'
+import type { ClaimRow, Db, GameRow, PositionRow, UserRow } from './tables.js'
 
 export async function insertClaim(db: Kysely<Db>, row: Omit<ClaimRow, 'seq'>): Promise<void> {
   await db.insertInto('claims').values(row).execute()
@@ -49,60 +49,46 @@ export interface LeagueClaim {
   claim: Pick<ClaimWithUser, 'user'>
 }
 
-/** Every position of the league holding a claim, whatever its status: by game start, then game and position order. */
-export async function listLeagueClaims(db: Kysely<Db>, leagueId: string): Promise<LeagueClaim[]> {
-  const rows = await db
-    .selectFrom('claims')
-    .innerJoin('positions', 'positions.id', 'claims.position_id')
-    .innerJoin('games', 'games.id', 'positions.game_id')
-    .innerJoin('users', 'users.id', 'claims.user_id')
-    .selectAll('games')
-    .select([
-      'positions.seq as position_seq',
-      'positions.id as position_id',
-      'positions.label as position_label',
-      'positions.pay_cents as position_pay_cents',
-      'positions.status as position_status',
-      'positions.created_at as position_created_at',
-      'positions.updated_at as position_updated_at',
-      'positions.min_level as position_min_level',
-      'users.id as user_id',
-      'users.name as user_name',
-      'users.email as user_email',
-    ])
-    .where('games.league_id', '=', leagueId)
-    .orderBy('games.starts_at')
-    .orderBy('games.seq')
-    .orderBy('positions.seq')
-    .execute()
-  return rows.map(
-    ({
-      position_seq,
-      position_id,
-      position_label,
-      position_pay_cents,
-      position_status,
-      position_created_at,
-      position_updated_at,
-      position_min_level,
-      user_id,
-      user_name,
-      user_email,
-      ...game
-    }) => ({
-      game,
-      position: {
-        seq: position_seq,
-        id: position_id,
-        game_id: game.id,
-        label: position_label,
-        pay_cents: position_pay_cents,
-        status: position_status,
-        created_at: position_created_at,
-        updated_at: position_updated_at,
-        min_level: position_min_level,
-      },
-      claim: { user: { id: user_id, name: user_name, email: user_email } },
-    }),
-  )
+type LeagueClaimRow = GameRow & {
+  position_seq: number
+  position_id: string
+  position_label: string
+  position_pay_cents: number
+  position_status: PositionRow['status']
+  position_created_at: string
+  position_updated_at: string
+  position_min_level: PositionRow['min_level']
+  user_id: string
+  user_name: UserRow['name']
+  user_email: string
 }
+
+/** A row of the claims ⋈ positions ⋈ games ⋈ users read, as a LeagueClaim. */
+export const toLeagueClaim = ({
+  position_seq,
+  position_id,
+  position_label,
+  position_pay_cents,
+  position_status,
+  position_created_at,
+  position_updated_at,
+  position_min_level,
+  user_id,
+  user_name,
+  user_email,
+  ...game
+}: LeagueClaimRow): LeagueClaim => ({
+  game,
+  position: {
+    seq: position_seq,
+    id: position_id,
+    game_id: game.id,
+    label: position_label,
+    pay_cents: position_pay_cents,
+    status: position_status,
+    created_at: position_created_at,
+    updated_at: position_updated_at,
+    min_level: position_min_level,
+  },
+  claim: { user: { id: user_id, name: user_name, email: user_email } },
+})

@@ -54,15 +54,21 @@ export interface OpenOptions {
    * naming the path: a command run from the wrong directory must not start an empty database.
    */
   readonly create?: boolean
+  /**
+   * Games per page when a big list is read from a snapshot (`inSnapshot`); 100 by default. Tests lower it
+   * to read a few games in several pages.
+   */
+  readonly snapshotPageSize?: number
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const unsupported = unsupportedDatabaseUrl(url)
   if (unsupported !== null) throw new Error(unsupported)
-  if (isPostgresUrl(url)) return openPostgres(url)
+  const pageSize = options.snapshotPageSize ?? SNAPSHOT_PAGE_SIZE
+  if (isPostgresUrl(url)) return openPostgres(url, pageSize)
   const path = sqlitePath(url)
   if (path !== ':memory:') ensureFile(path, options.create ?? true)
-  return openSqlite(path)
+  return openSqlite(path, pageSize)
 }
 
 /**
@@ -86,7 +92,7 @@ function ensureFile(path: string, create: boolean): void {
   }
 }
 
-function openSqlite(path: string): Database {
+function openSqlite(path: string, pageSize: number): Database {
   const sqlite = new SQLite(path)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = FULL')
@@ -104,7 +110,10 @@ function openSqlite(path: string): Database {
     const statement = statements.prepare(query.sql)
     return statement.reader ? statement.all(query.parameters) : undefined
   })
-  return handle(
+  // An in-memory database is this connection's alone: its big lists are read in one page, synchronously.
+  const readers = path === ':memory:' ? undefined : readConnections(path)
+  if (readers) snapshotRunners.set(db, (fn) => readers.inSnapshot(fn, pageSize))
+  const opened = handle(
     db,
     'sqlite',
     (listener) => {
@@ -118,6 +127,103 @@ function openSqlite(path: string): Database {
     () => undefined,
     (error) => error,
   )
+  return {
+    ...opened,
+    async close() {
+      await opened.close()
+      readers?.close()
+    },
+  }
+}
+
+/** Games per page of a big list read from a snapshot: well under a millisecond of synchronous SQLite each. */
+const SNAPSHOT_PAGE_SIZE = 100
+
+export interface Snapshot {
+  /** Reads see one committed state of the database, whatever commits meanwhile. */
+  readonly db: Kysely<Db>
+  /** Rows (games) per page; Infinity where the reads cannot be paged (one synchronous read each). */
+  readonly pageSize: number
+}
+
+type SnapshotRunner = <T>(fn: (snapshot: Snapshot) => Promise<T>) => Promise<T>
+
+const snapshotRunners = new WeakMap<Kysely<Db>, SnapshotRunner>()
+
+/**
+ * Runs `fn` with reads from one snapshot, so a big list read page by page, with the event loop free
+ * between pages, is still one state of the database (issue 21 item 3):
+ * - SQLite (a file): a transaction on a read-only connection of its own (a small pool), which WAL gives a
+ *   snapshot that writers on the main connection never wait for; rolled back and handed back however
+ *   `fn` ends.
+ * - PostgreSQL: a `repeatable read`, read-only transaction on a pooled connection.
+ * - In-memory SQLite, or `db` already a transaction: `fn` on `db` itself, in one page.
+ */
+export function inSnapshot<T>(db: Kysely<Db>, fn: (snapshot: Snapshot) => Promise<T>): Promise<T> {
+  const run = snapshotRunners.get(db)
+  return run ? run(fn) : fn({ db, pageSize: Infinity })
+}
+
+/** Read connections opened as snapshots need them, up to a few; more snapshots wait for one. */
+const READ_CONNECTIONS = 4
+
+function readConnections(path: string) {
+  interface Reader {
+    sqlite: SQLite.Database
+    db: Kysely<Db>
+  }
+  const all: Reader[] = []
+  const idle: Reader[] = []
+  const waiting: { resolve: (reader: Reader) => void; reject: (error: Error) => void }[] = []
+  let closed = false
+
+  function open(): Reader {
+    const sqlite = new SQLite(path, { readonly: true, fileMustExist: true })
+    sqlite.pragma('busy_timeout = 5000')
+    const statements = withStatementCache(sqlite)
+    const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: statements }) })
+    // Prepared reads run straight on the connection, as on the main one: it is this snapshot's alone.
+    directReaders.set(db, (query) => {
+      const statement = statements.prepare(query.sql)
+      return statement.reader ? statement.all(query.parameters) : undefined
+    })
+    const reader = { sqlite, db }
+    all.push(reader)
+    return reader
+  }
+
+  async function acquire(): Promise<Reader> {
+    if (closed) throw new Error('database closed')
+    const reader = idle.pop() ?? (all.length < READ_CONNECTIONS ? open() : undefined)
+    return reader ?? new Promise((resolve, reject) => waiting.push({ resolve, reject }))
+  }
+
+  function release(reader: Reader): void {
+    if (closed) return
+    const next = waiting.shift()
+    if (next) next.resolve(reader)
+    else idle.push(reader)
+  }
+
+  return {
+    async inSnapshot<T>(fn: (snapshot: Snapshot) => Promise<T>, pageSize: number): Promise<T> {
+      const reader = await acquire()
+      try {
+        // A deferred transaction: its snapshot is taken at its first read and held until it ends, however
+        // `fn` ends. The connection is read-only: nothing in it can write.
+        reader.sqlite.exec('begin')
+        return await fn({ db: reader.db, pageSize })
+      } finally {
+        if (reader.sqlite.open && reader.sqlite.inTransaction) reader.sqlite.exec('rollback')
+        release(reader)
+      }
+    },
+    close(): void {
+      closed = true
+      for (const { reject } of waiting.splice(0)) reject(new Error('database closed'))
+      for (const reader of all) reader.sqlite.close()
+    },
+  }
 }
 
 type DirectReader = (query: CompiledQuery) => unknown[] | Promise<unknown[]> | undefined
@@ -208,7 +314,7 @@ function rowBuilder(names: readonly string[]): (row: unknown[]) => Record<string
   return new Function('row', `return { ${fields.join(', ')} }`) as (row: unknown[]) => Record<string, unknown>
 }
 
-function openPostgres(url: string): Database {
+function openPostgres(url: string, pageSize: number): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -232,6 +338,13 @@ function openPostgres(url: string): Database {
       .query<unknown[]>({ name, text: query.sql, values: [...query.parameters], rowMode: 'array' })
       .then((result) => result.rows.map((statement.toRow ??= rowBuilder(result.fields.map((f) => f.name)))))
   })
+  snapshotRunners.set(db, (fn) =>
+    db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute((trx) => fn({ db: trx, pageSize })),
+  )
   return handle(
     db,
     'postgres',

@@ -1,9 +1,9 @@
-import { sql, type Kysely, type Transaction } from 'kysely'
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely'
 import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import { prepared } from './prepared.js'
 import { leagueInScope, scopeParams, type Scope, type ScopeParams } from './scope.js'
-import type { Db, GameRow, GameStatus, GameUpdate, NewGame } from './tables.js'
+import type { Db, GameRow, GameStatus, GameUpdate, NewGame, PositionRow } from './tables.js'
 
 const gameColumns = [
   'games.seq',
@@ -45,17 +45,12 @@ export function findGameInScope(db: Kysely<Db>, scope: Scope, id: string): Promi
     .executeTakeFirst()
 }
 
-export function findGame(db: Kysely<Db>, id: string): Promise<GameRow | undefined> {
-  return db.selectFrom('games').selectAll().where('id', '=', id).executeTakeFirst()
-}
-
-const gamesOfLeague = prepared((db, p: { leagueId: string }) =>
-  db.selectFrom('games').selectAll().where('league_id', '=', p.leagueId).orderBy('starts_at').orderBy('seq'),
+const gameById = prepared((db, p: { id: string }) =>
+  db.selectFrom('games').selectAll().where('id', '=', p.id),
 )
 
-/** Games of a league by `startsAt` ascending; insertion order breaks ties. */
-export function listGames(db: Kysely<Db>, leagueId: string): Promise<GameRow[]> {
-  return gamesOfLeague.execute(db, { leagueId })
+export function findGame(db: Kysely<Db>, id: string): Promise<GameRow | undefined> {
+  return gameById.takeFirst(db, { id })
 }
 
 export async function setGameStatus(
@@ -84,21 +79,45 @@ export function transitionGameStatus(
     .executeTakeFirst()
 }
 
-/** The games with these (source, externalId) pairs, locked until the transaction ends (on PostgreSQL). */
-export function lockGamesByExternalId(
+/** A game's position as the crew column of `lockGamesByExternalId` carries it. */
+type CrewEntry = [string, string, number, PositionRow['status'], number | null, string, string]
+
+/**
+ * The games with these (source, externalId) pairs, locked until the transaction ends (on PostgreSQL), with
+ * their positions in creation order: an import's answer and events carry the crews of the games it names.
+ * One read: each game's positions come as one JSON array built by the database, which costs less than
+ * a second query's row per position.
+ */
+export async function lockGamesByExternalId(
   trx: Transaction<Db>,
   source: string,
   externalIds: readonly string[],
-): Promise<GameRow[]> {
-  if (externalIds.length === 0) return Promise.resolve([])
+): Promise<{ games: GameRow[]; positions: Omit<PositionRow, 'seq'>[] }> {
+  if (externalIds.length === 0) return { games: [], positions: [] }
+  const postgres = isPostgres(trx)
+  const entry = sql`p.id, p.label, p.pay_cents, p.status, p.min_level, p.created_at, p.updated_at`
+  // PostgreSQL's driver parses the json column; SQLite's gives its text.
+  const crew: RawBuilder<CrewEntry[] | string> = postgres
+    ? sql`(select coalesce(json_agg(json_build_array(${entry}) order by p.seq), '[]'::json) from positions p where p.game_id = games.id)`
+    : sql`(select json_group_array(json_array(${entry}) order by p.seq) from positions p where p.game_id = games.id)`
   // Locked in `seq` order, the same for every caller, so two overlapping batches queue instead of deadlocking.
   const query = trx
     .selectFrom('games')
     .selectAll()
+    .select(crew.as('crew'))
     .where('source', '=', source)
     .where('external_id', 'in', externalIds)
     .orderBy('seq')
-  return (isPostgres(trx) ? query.forUpdate() : query).execute()
+  const rows = await (postgres ? query.forUpdate() : query).execute()
+  const games: GameRow[] = []
+  const positions: Omit<PositionRow, 'seq'>[] = []
+  for (const { crew: list, ...game } of rows) {
+    games.push(game)
+    const entries = (typeof list === 'string' ? JSON.parse(list) : list) as CrewEntry[]
+    for (const [id, label, pay_cents, status, min_level, created_at, updated_at] of entries)
+      positions.push({ id, game_id: game.id, label, pay_cents, status, min_level, created_at, updated_at })
+  }
+  return { games, positions }
 }
 
 const GAME_COLUMNS = [

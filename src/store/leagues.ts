@@ -95,6 +95,10 @@ export function findLeagueByExternalId(
   return (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst()
 }
 
+const leagueById = prepared((db, p: { id: string }) =>
+  db.selectFrom('leagues').selectAll().where('id', '=', p.id),
+)
+
 export function findLeague(db: Kysely<Db>, id: string): Promise<LeagueRow | undefined> {
-  return db.selectFrom('leagues').selectAll().where('id', '=', id).executeTakeFirst()
+  return leagueById.takeFirst(db, { id })
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely'
 import { isPostgres } from './dialect.js'
+import { prepared } from './prepared.js'
 import { approvedOfficial } from './scope.js'
 import type { Db, MembershipRow, MembershipStatus, UserRow } from './tables.js'
 
@@ -109,19 +110,26 @@ export async function deleteMembership(db: Kysely<Db>, id: string): Promise<void
  * `update` for a change to it. A claim and a removal or denial of the same official thus serialize, and
  * the later one sees the earlier one's outcome.
  */
+const lockedMembership = (mode: 'share' | 'update') =>
+  prepared((db, p: { leagueId: string; userId: string }) => {
+    const query = db
+      .selectFrom('memberships')
+      .selectAll()
+      .where('league_id', '=', p.leagueId)
+      .where('user_id', '=', p.userId)
+    if (!isPostgres(db)) return query
+    return mode === 'share' ? query.forShare() : query.forUpdate()
+  })
+const membershipShared = lockedMembership('share')
+const membershipForUpdate = lockedMembership('update')
+
 export function lockMembership(
   trx: Transaction<Db>,
   leagueId: string,
   userId: string,
   mode: 'share' | 'update',
 ): Promise<MembershipRow | undefined> {
-  const query = trx
-    .selectFrom('memberships')
-    .selectAll()
-    .where('league_id', '=', leagueId)
-    .where('user_id', '=', userId)
-  if (!isPostgres(trx)) return query.executeTakeFirst()
-  return (mode === 'share' ? query.forShare() : query.forUpdate()).executeTakeFirst()
+  return (mode === 'share' ? membershipShared : membershipForUpdate).takeFirst(trx, { leagueId, userId })
 }
 
 /**

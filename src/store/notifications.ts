@@ -96,6 +96,22 @@ export interface PositionContextRow {
   organizer_id: string
 }
 
+const POSITION_CONTEXT = [
+  'positions.id as position_id',
+  'positions.label',
+  'positions.pay_cents',
+  'games.id as game_id',
+  'games.sport',
+  'games.starts_at',
+  'games.ends_at',
+  'games.location',
+  'leagues.id as league_id',
+  'leagues.name as league_name',
+  'leagues.time_zone as league_time_zone',
+  'leagues.currency',
+  'leagues.organizer_id',
+] as const
+
 export async function listPositionContext(
   db: Kysely<Db>,
   positionIds: readonly string[],
@@ -105,22 +121,29 @@ export async function listPositionContext(
     .selectFrom('positions')
     .innerJoin('games', 'games.id', 'positions.game_id')
     .innerJoin('leagues', 'leagues.id', 'games.league_id')
-    .select([
-      'positions.id as position_id',
-      'positions.label',
-      'positions.pay_cents',
-      'games.id as game_id',
-      'games.sport',
-      'games.starts_at',
-      'games.ends_at',
-      'games.location',
-      'leagues.id as league_id',
-      'leagues.name as league_name',
-      'leagues.time_zone as league_time_zone',
-      'leagues.currency',
-      'leagues.organizer_id',
-    ])
+    .select(POSITION_CONTEXT)
     .where('positions.id', 'in', positionIds)
+    .execute()
+}
+
+/**
+ * `listHolders` with each position's context, in one read: what a change's notifications to the holders
+ * say (`listPositionContext`), so queueing them reads nothing more about the positions.
+ */
+export async function listHolderContexts(
+  db: Kysely<Db>,
+  gameIds: readonly string[],
+): Promise<(PositionContextRow & { user_id: string })[]> {
+  if (gameIds.length === 0) return []
+  return db
+    .selectFrom('claims')
+    .innerJoin('positions', 'positions.id', 'claims.position_id')
+    .innerJoin('games', 'games.id', 'positions.game_id')
+    .innerJoin('leagues', 'leagues.id', 'games.league_id')
+    .select([...POSITION_CONTEXT, 'claims.user_id'])
+    .where('positions.game_id', 'in', gameIds)
+    .where('positions.status', '=', 'claimed')
+    .orderBy('positions.seq')
     .execute()
 }
 

@@ -3,27 +3,13 @@ import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import { prepared } from './prepared.js'
 import { findGameInScope } from './games.js'
-import { leagueInScope, scopeParams, type Scope, type ScopeParams } from './scope.js'
+import { approvedOfficial, leagueInScope, scopeParams, type Scope, type ScopeParams } from './scope.js'
 import type { ClaimRow, Db, GameRow, PaymentRow, PositionRow, PositionStatus, UserRow } from './tables.js'
 
 /** Positions of the given games in creation order. */
 export async function listPositions(db: Kysely<Db>, gameIds: readonly string[]): Promise<PositionRow[]> {
   if (gameIds.length === 0) return []
   return db.selectFrom('positions').selectAll().where('game_id', 'in', gameIds).orderBy('seq').execute()
-}
-
-const positionsOfLeague = prepared((db, p: { leagueId: string }) =>
-  db
-    .selectFrom('positions')
-    .innerJoin('games', 'games.id', 'positions.game_id')
-    .selectAll('positions')
-    .where('games.league_id', '=', p.leagueId)
-    .orderBy('positions.seq'),
-)
-
-/** Positions of every game of a league in creation order. */
-export function listLeaguePositions(db: Kysely<Db>, leagueId: string): Promise<PositionRow[]> {
-  return positionsOfLeague.execute(db, { leagueId })
 }
 
 /** A position whose game's league is in the scope. */
@@ -265,21 +251,64 @@ export async function insertPositions(
  * this first, so concurrent writers queue per game and each status rollup reads settled rows. Rows are
  * locked in `seq` order, the same for every caller, so two writers spanning several games never deadlock.
  */
+const claimSightInScope = prepared((db, p: ScopeParams & { gameId: string; userId: string }) =>
+  db
+    .selectFrom('games')
+    .innerJoin('leagues', 'leagues.id', 'games.league_id')
+    .innerJoin('memberships', (join) =>
+      join.onRef('memberships.league_id', '=', 'games.league_id').on('memberships.user_id', '=', p.userId),
+    )
+    .innerJoin('positions', 'positions.game_id', 'games.id')
+    .selectAll('positions')
+    .select('memberships.level as official_level')
+    .where('games.id', '=', p.gameId)
+    .where(leagueInScope(p))
+    .where(approvedOfficial)
+    .orderBy('positions.seq'),
+)
+
+/**
+ * What a partner's claim of the game would see, read in one statement without a transaction or lock: the
+ * game's positions, if the game is in the key's scope and the user is an approved official of its league
+ * (none otherwise), with the official's level.
+ */
+export async function findClaimSight(
+  db: Kysely<Db>,
+  scope: ScopeParams,
+  gameId: string,
+  userId: string,
+): Promise<{ level: number | null; positions: PositionRow[] } | undefined> {
+  const rows = await claimSightInScope.execute(db, { ...scopeParams(scope), gameId, userId })
+  const first = rows[0]
+  if (!first) return undefined
+  return {
+    level: first.official_level,
+    positions: rows.map(({ official_level: _, ...position }) => position),
+  }
+}
+
+const positionsLocked = prepared((db, p: { gameIds: readonly string[] }) => {
+  const query = db.selectFrom('positions').selectAll().where('game_id', 'in', p.gameIds).orderBy('seq')
+  return isPostgres(db) ? query.forUpdate() : query
+})
+
 export function lockPositions(trx: Transaction<Db>, gameIds: readonly string[]): Promise<PositionRow[]> {
   if (gameIds.length === 0) return Promise.resolve([])
-  const query = trx.selectFrom('positions').selectAll().where('game_id', 'in', gameIds).orderBy('seq')
-  return (isPostgres(trx) ? query.forUpdate() : query).execute()
+  return positionsLocked.execute(trx, { gameIds })
 }
 
 /** open → claimed only while still open; false means another claim got there first. */
-export async function claimIfOpen(db: Kysely<Db>, id: string, at: string): Promise<boolean> {
-  const result = await db
+const claimedIfOpen = prepared((db, p: { id: string; at: string }) =>
+  db
     .updateTable('positions')
-    .set({ status: 'claimed', updated_at: at })
-    .where('id', '=', id)
+    .set({ status: 'claimed', updated_at: p.at })
+    .where('id', '=', p.id)
     .where('status', '=', 'open')
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
+    .returning('id'),
+)
+
+export async function claimIfOpen(db: Kysely<Db>, id: string, at: string): Promise<boolean> {
+  return (await claimedIfOpen.execute(db, { id, at })).length > 0
 }
 
 /** claimed → `to` only while still claimed; false means the position was not claimed. */

@@ -241,7 +241,7 @@ class LeaseLoop {
   private async expand(): Promise<void> {
     if (!this.unexpanded) return
     this.unexpanded = false
-    if ((await fanOut(this.db)) === FAN_OUT_BATCH) this.again = this.unexpanded = true
+    if ((await fanOut(this.db, this.clock)) === FAN_OUT_BATCH) this.again = this.unexpanded = true
   }
 
   /** Leases more work if it is worth a statement; answers whether it looked. */

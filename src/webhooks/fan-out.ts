@@ -6,7 +6,7 @@
 // the commit must not change who receives what. A disabled endpoint's delivery is recorded failed
 // (`endpoint_disabled`), never sent: `recover` sends it once the endpoint is enabled again.
 import type { Kysely } from 'kysely'
-import { newId, nowIso } from '../clock.js'
+import { isoNow, newId, type Clock } from '../clock.js'
 import * as deliveries from '../store/deliveries.js'
 import * as leagues from '../store/leagues.js'
 import * as outbox from '../store/outbox.js'
@@ -17,7 +17,7 @@ import * as endpoints from '../store/webhook-endpoints.js'
 export const FAN_OUT_BATCH = 200
 
 /** Expands the oldest unexpanded events; answers how many events it took (FAN_OUT_BATCH: look again). */
-export function fanOut(db: Kysely<Db>): Promise<number> {
+export function fanOut(db: Kysely<Db>, clock: Clock): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const events = await outbox.lockUnexpanded(trx, FAN_OUT_BATCH)
     if (events.length === 0) return 0
@@ -50,7 +50,7 @@ export function fanOut(db: Kysely<Db>): Promise<number> {
     await outbox.markExpanded(
       trx,
       events.map((e) => e.id),
-      nowIso(),
+      isoNow(clock),
     )
     if (rows.length > 0) await outbox.announceWork(trx)
     return events.length

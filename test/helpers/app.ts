@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyServerOptions, LightMyRequestResponse } from 'fastify'
 import { afterEach, beforeEach, expect } from 'vitest'
 import { buildHttp, openRuntime, type HttpOptions, type Runtime } from '../../src/app.js'
+import type { Clock } from '../../src/clock.js'
 import { issueKey, type IssuedKey } from '../../src/domain/api-keys.js'
 import type { Deps } from '../../src/domain/deps.js'
 import type { App } from '../../src/http/server.js'
@@ -92,11 +93,18 @@ export async function buildTestApp(
     logger?: FastifyServerOptions['logger']
     http?: HttpOptions
     webhookPolicy?: AddressPolicy
+    clock?: Clock
+    /** Another database than the test's own (a SQLite file, say); migrated when it is SQLite. */
+    databaseUrl?: string
+    snapshotPageSize?: number
   } = {},
 ): Promise<TestApp> {
-  const runtime = await openRuntime(await testDatabaseUrl(), {
-    migrate: !isPostgres(),
+  const databaseUrl = options.databaseUrl ?? (await testDatabaseUrl())
+  const runtime = await openRuntime(databaseUrl, {
+    migrate: !databaseUrl.startsWith('postgres'),
     webhookPolicy: options.webhookPolicy ?? TEST_WEBHOOK_POLICY,
+    ...(options.clock !== undefined && { clock: options.clock }),
+    ...(options.snapshotPageSize !== undefined && { snapshotPageSize: options.snapshotPageSize }),
   })
   const app = await buildHttp(runtime, options.logger, options.http)
   await app.ready()

@@ -13,3 +13,13 @@ export const PLAYED = new Date('2031-01-01T00:00:00.000Z')
 
 /** The same services, once the seeded games have been played. */
 export const played = (deps: Deps): Deps => asOf(deps, PLAYED)
+
+/** A clock the test sets or moves on, for an app built with `useTestApp({ clock })`. */
+export function settableClock(when: Date): Clock & { set(when: Date): void; advance(ms: number): void } {
+  let now = when.getTime()
+  return {
+    now: () => now,
+    set: (next) => void (now = next.getTime()),
+    advance: (ms) => void (now += ms),
+  }
+}

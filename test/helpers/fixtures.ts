@@ -2,7 +2,7 @@
 // several positions, worked and no-show positions, claimed games, payments). One function per row kind, each
 // with defaults a test overrides only where it matters.
 import type { Kysely } from 'kysely'
-import { newId, nowIso } from '../../src/clock.js'
+import { isoNow, newId, systemClock } from '../../src/clock.js'
 import { rollupStatus } from '../../src/domain/game-status.js'
 import type {
   Db,
@@ -18,7 +18,7 @@ export async function seedUser(
   db: Kysely<Db>,
   overrides: { name?: string; source?: string; externalId?: string; email?: string } = {},
 ): Promise<string> {
-  const at = nowIso()
+  const at = isoNow(systemClock)
   const id = newId()
   await db
     .insertInto('users')
@@ -47,7 +47,7 @@ export async function seedLeague(
     organizerId?: string
   } = {},
 ): Promise<string> {
-  const at = nowIso()
+  const at = isoNow(systemClock)
   const id = newId()
   const organizerId = overrides.organizerId ?? (await seedUser(db, { name: 'Organizer' }))
   await db
@@ -75,7 +75,7 @@ export async function seedMembership(
   userId: string,
   overrides: { role?: MembershipRole; status?: MembershipStatus } = {},
 ): Promise<void> {
-  const at = nowIso()
+  const at = isoNow(systemClock)
   await db
     .insertInto('memberships')
     .values({
@@ -127,7 +127,7 @@ export async function seedGame(
     .where('id', '=', leagueId)
     .executeTakeFirstOrThrow()
   const positions = overrides.positions ?? [{}]
-  const at = nowIso()
+  const at = isoNow(systemClock)
   const id = newId()
   const startsAt = overrides.startsAt ?? '2030-05-01T18:00:00.000Z'
   const minutes = overrides.durationMinutes ?? league.game_minutes
@@ -163,7 +163,7 @@ export async function seedPosition(
   gameId: string,
   overrides: PositionFixture = {},
 ): Promise<string> {
-  const at = nowIso()
+  const at = isoNow(systemClock)
   const id = newId()
   await db
     .insertInto('positions')
@@ -190,7 +190,7 @@ export async function seedClaim(db: Kysely<Db>, positionId: string, userId: stri
       position_id: positionId,
       user_id: userId,
       status: 'confirmed',
-      created_at: nowIso(),
+      created_at: isoNow(systemClock),
     })
     .execute()
 }
@@ -208,7 +208,7 @@ export async function seedPayment(
     status?: PaymentStatus
   },
 ): Promise<string> {
-  const at = nowIso()
+  const at = isoNow(systemClock)
   const id = newId()
   await db
     .insertInto('payments')

@@ -264,6 +264,25 @@ describe('assignments', () => {
       expect(await claimCount(elsewhere.positionIds[0]!)).toBe(0)
     })
 
+    it('on a game with nothing left to take, answers who is asking first: game, then official, then position', async () => {
+      const p = await t.partner()
+      const other = await t.partner()
+      const leagueId = await league(p)
+      const ann = await official(p, leagueId, 'ann')
+      const bob = await official(p, leagueId, 'bob')
+      const pending = await official(p, leagueId, 'pending', { status: 'pending' })
+      const game = await seedGame(t.deps.db, leagueId, { positions: [{ officialId: bob.userId }] })
+      const ask = (who: Partner, body: object) => who.post(`/games/${game.id}/assign`, body)
+      expect((await ask(other, { userId: ann.userId })).body).toEqual({ error: 'game_not_found' })
+      expect((await ask(p, { userId: 'no-such-user' })).body).toEqual({ error: 'official_not_found' })
+      expect((await ask(p, { userId: pending.userId })).body).toEqual({ error: 'not_a_league_official' })
+      expect((await ask(p, { userId: ann.userId })).body).toEqual({ error: 'position_taken' })
+      expect((await ask(p, { userId: ann.userId, positionId: 'nope' })).body).toEqual({
+        error: 'position_not_found',
+      })
+      expect(await events(leagueId)).toEqual([])
+    })
+
     it('hides other sources’ games exactly like nonexistent ones', async () => {
       const owner = await t.partner()
       const other = await t.partner()

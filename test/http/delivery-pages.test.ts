@@ -122,7 +122,7 @@ describe('paging an endpoint’s deliveries', () => {
         externalId: `g-${round}-${i}`,
       }))
       expect((await p.post(`/leagues/${league.id}/games`, { games })).status).toBe(201)
-      await fanOut(t.deps.db)
+      await fanOut(t.deps.db, t.deps.clock)
     }
     for (let round = 0; round < 5; round++) await importGames(round)
     const before = ((await readAll(p, id, 'limit=200')).seen as { id: string }[]).map((d) => d.id)

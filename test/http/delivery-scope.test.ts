@@ -22,7 +22,7 @@ describe('deliveries of a granted league after the grant ends', () => {
       by.post(`/leagues/${leagueId}/games`, { games: [{ startsAt: '2026-06-01T10:00:00Z' }] })
     expect((await game(shared, owner)).status).toBe(201)
     expect((await game(own, guest)).status).toBe(201)
-    await fanOut(t.deps.db)
+    await fanOut(t.deps.db, t.deps.clock)
     const listed = async (p: Partner) => {
       const res = await p.get(`/webhooks/${endpoint.id}/deliveries`)
       expect(res.status).toBe(200)

@@ -79,7 +79,7 @@ describe('GET /metrics', () => {
     const committed = (await scrape()).text
     expect(value(committed, 'refdesk_outbox_events_unexpanded')).toBe(1)
     expect(value(committed, 'refdesk_webhook_deliveries_pending')).toBe(0)
-    await fanOut(t.deps.db)
+    await fanOut(t.deps.db, t.deps.clock)
     const before = (await scrape()).text
     expect(value(before, 'refdesk_outbox_events_unexpanded')).toBe(0)
     expect(value(before, 'refdesk_webhook_deliveries_pending')).toBe(1)

@@ -141,7 +141,7 @@ describe('webhook endpoints', () => {
     const games = Array.from({ length: 3 }, (_, i) => ({ startsAt: `2026-05-0${i + 1}T18:00:00Z` }))
     const created = (await p.post(`/leagues/${league.id}/games`, { games })).body.data.created
     // A dispatcher expands the committed events into deliveries; here, its step is run by hand.
-    expect(await fanOut(t.deps.db)).toBe(3)
+    expect(await fanOut(t.deps.db, t.deps.clock)).toBe(3)
 
     const all = await p.get(`/webhooks/${id}/deliveries`)
     expect(all.status).toBe(200)

@@ -185,6 +185,22 @@ describe('notification kinds', () => {
     expect((await reminders(game.id)).map((r) => r.status)).toEqual(['sent'])
   })
 
+  it('changed after the reminder went out: no second reminder for a start already inside the window, a new one for a later start', async () => {
+    const { p, game } = await held()
+    mail.clock.set('2030-04-30T18:00:00.000Z')
+    await mail.flush()
+    expect((await reminders(game.id)).map((r) => r.status)).toEqual(['sent'])
+    // Two hours from the services' now: its reminder would be due already, and Ann was reminded.
+    const soon = new Date(t.deps.clock.now() + 2 * 3_600_000).toISOString()
+    expect((await p.patch(`/games/${game.id}`, { startsAt: soon })).status).toBe(200)
+    expect((await reminders(game.id)).map((r) => r.status)).toEqual(['sent'])
+    expect((await p.patch(`/games/${game.id}`, { startsAt: '2030-05-03T18:00:00.000Z' })).status).toBe(200)
+    expect(await reminders(game.id)).toEqual([
+      { status: 'sent', due_at: '2030-04-30T18:00:00.000Z' },
+      { status: 'pending', due_at: '2030-05-02T18:00:00.000Z' },
+    ])
+  })
+
   it('paid: the official hears the amount', async () => {
     const { leagueId, userId, ann, positionId } = await held()
     const paymentId = await seedPayment(t.deps.db, {

@@ -2,7 +2,7 @@
 // table's own column names are the only ones it takes (a misspelt one fails `npm run typecheck`).
 import type { Kysely } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { newId, nowIso } from '../../src/clock.js'
+import { isoNow, newId, systemClock } from '../../src/clock.js'
 import { insertRows } from '../../src/store/bulk.js'
 import type { Db } from '../../src/store/tables.js'
 import { useTestApp } from '../helpers/app.js'
@@ -20,7 +20,7 @@ describe('insertRows', () => {
   it('writes every row, in order, across statement boundaries', async () => {
     const league = await seedLeague(t.deps.db)
     const { id: gameId } = await seedGame(t.deps.db, league)
-    const at = nowIso()
+    const at = isoNow(systemClock)
     const rows = Array.from({ length: 1001 }, (_, i) => ({
       id: newId(),
       game_id: gameId,

@@ -13,7 +13,7 @@ describe('recordAttempts', () => {
     await p.post('/webhooks', { url: 'https://hooks.example.com/refdesk', events: ['game.created'] })
     const league = (await p.post('/leagues', { name: 'L' })).body.data
     await p.post(`/leagues/${league.id}/games`, { games: [{ startsAt: '2026-05-01T18:00:00Z' }] })
-    await fanOut(t.deps.db)
+    await fanOut(t.deps.db, t.deps.clock)
     const now = Date.now()
     const iso = (ms: number) => new Date(ms).toISOString()
     const lease = (until: number) =>
@@ -73,7 +73,7 @@ describe('recordAttempts', () => {
     const league = (await p.post('/leagues', { name: 'L' })).body.data
     const games = [{ startsAt: '2026-05-01T18:00:00Z' }, { startsAt: '2026-05-02T18:00:00Z' }]
     await p.post(`/leagues/${league.id}/games`, { games })
-    await fanOut(t.deps.db)
+    await fanOut(t.deps.db, t.deps.clock)
     const iso = (ms: number) => new Date(ms).toISOString()
     const lease = (at: number, exclude: string[]) =>
       leaseDue(t.deps.db, {
@@ -99,7 +99,7 @@ describe('recordAttempts', () => {
     const league = (await p.post('/leagues', { name: 'L' })).body.data
     const games = [{ startsAt: '2026-05-01T18:00:00Z' }, { startsAt: '2026-05-02T18:00:00Z' }]
     await p.post(`/leagues/${league.id}/games`, { games })
-    await fanOut(t.deps.db)
+    await fanOut(t.deps.db, t.deps.clock)
     const iso = (ms: number) => new Date(ms).toISOString()
     const now = Date.now()
     const [a, b] = await leaseDue(t.deps.db, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { newId, nowIso } from '../../src/clock.js'
+import { isoNow, newId, systemClock } from '../../src/clock.js'
 import { domainEvent, recordEvents } from '../../src/domain/events.js'
 import { listEvents } from '../../src/store/outbox.js'
 import { useTestApp } from '../helpers/app.js'
@@ -16,7 +16,7 @@ describe('transactional outbox', () => {
           domainEvent('official.joined', leagueId, { official: official(leagueId) }),
           domainEvent('official.approved', leagueId, { official: official(leagueId) }),
         ],
-        nowIso(),
+        isoNow(systemClock),
       )
     })
     const events = await listEvents(t.deps.db, leagueId)
@@ -32,7 +32,7 @@ describe('transactional outbox', () => {
         await recordEvents(
           trx,
           [domainEvent('official.joined', leagueId, { official: official(leagueId) })],
-          nowIso(),
+          isoNow(systemClock),
         )
         throw new Error('boom')
       }),
@@ -45,7 +45,7 @@ describe('transactional outbox', () => {
     const events = Array.from({ length: 1201 }, () =>
       domainEvent('official.joined', leagueId, { official: official(leagueId) }),
     )
-    await t.deps.db.transaction().execute((trx) => recordEvents(trx, events, nowIso()))
+    await t.deps.db.transaction().execute((trx) => recordEvents(trx, events, isoNow(systemClock)))
     expect(await listEvents(t.deps.db, leagueId)).toHaveLength(1201)
   })
 })
@@ -59,7 +59,7 @@ function official(leagueId: string) {
     email: 'ref@example.com',
     externalId: 'r1',
     source: 's',
-    createdAt: nowIso(),
+    createdAt: isoNow(systemClock),
     level: null,
   }
 }

@@ -98,7 +98,7 @@ describe('the source of a delivery', () => {
     await p.post(`/webhooks/${endpoint.id}/test`, { event: 'game.created' })
     const league = (await p.post('/leagues', { name: 'L' })).body.data
     await p.post(`/leagues/${league.id}/games`, { games: [{ startsAt: '2026-05-01T18:00:00Z' }] })
-    await fanOut(t.deps.db)
+    await fanOut(t.deps.db, t.deps.clock)
     const owner = await t.deps.db
       .selectFrom('webhook_endpoints')
       .select('source')

@@ -54,10 +54,10 @@ describe('fan-out', () => {
 
     expect(await deliveries(p)).toBe(0)
     expect(await unexpanded(league.id)).toBe(30)
-    expect(await fanOut(t.deps.db)).toBe(30)
+    expect(await fanOut(t.deps.db, t.deps.clock)).toBe(30)
     expect(await unexpanded(league.id)).toBe(0)
     expect(await deliveries(p)).toBe(16 * 30)
-    expect(await fanOut(t.deps.db)).toBe(0)
+    expect(await fanOut(t.deps.db, t.deps.clock)).toBe(0)
     expect(await deliveries(p)).toBe(16 * 30)
   })
 
@@ -66,9 +66,9 @@ describe('fan-out', () => {
     await p.post('/webhooks', { url: 'https://hooks.example/all' })
     const league = (await p.post('/leagues', { name: 'L' })).body.data
     await importGames(p, league.id, FAN_OUT_BATCH + 50)
-    expect(await fanOut(t.deps.db)).toBe(FAN_OUT_BATCH)
+    expect(await fanOut(t.deps.db, t.deps.clock)).toBe(FAN_OUT_BATCH)
     expect(await deliveries(p)).toBe(FAN_OUT_BATCH)
-    expect(await fanOut(t.deps.db)).toBe(50)
+    expect(await fanOut(t.deps.db, t.deps.clock)).toBe(50)
     expect(await deliveries(p)).toBe(FAN_OUT_BATCH + 50)
   })
 
@@ -80,10 +80,10 @@ describe('fan-out', () => {
     await new Promise((r) => setTimeout(r, 5))
     const late = (await p.post('/webhooks', { url: 'https://hooks.example/late' })).body.data
     const stranger = (await other.post('/webhooks', { url: 'https://hooks.example/other' })).body.data
-    await fanOut(t.deps.db)
+    await fanOut(t.deps.db, t.deps.clock)
     expect(await deliveries(p)).toBe(0)
     await importGames(p, league.id, 1, 'later')
-    await fanOut(t.deps.db)
+    await fanOut(t.deps.db, t.deps.clock)
     const rows = await t.deps.db
       .selectFrom('webhook_deliveries')
       .select('endpoint_id')
@@ -101,7 +101,7 @@ describe('fan-out', () => {
     await new Promise((r) => setTimeout(r, 5))
     await grantLeague(t.deps, guest.id, league.id)
     await importGames(p, league.id, 1, 'after-grant')
-    await fanOut(t.deps.db)
+    await fanOut(t.deps.db, t.deps.clock)
     const rows = await t.deps.db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('outbox_events as o', 'o.id', 'd.event_id')
@@ -121,7 +121,7 @@ describe('fan-out', () => {
     try {
       const drain = async (db = t.deps.db) => {
         let events = 0
-        for (let n = -1; n !== 0; events += n) n = await fanOut(db)
+        for (let n = -1; n !== 0; events += n) n = await fanOut(db, t.deps.clock)
         return events
       }
       const taken = await Promise.all([drain(), drain(second?.db), drain()])
