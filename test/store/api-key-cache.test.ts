@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { newId, nowIso } from '../../src/clock.js'
+import { isoNow, newId, systemClock } from '../../src/clock.js'
 import { findKeyByHash, insertGrant, revokeKey } from '../../src/store/api-keys.js'
 import { openDatabase, type Database } from '../../src/store/database.js'
 import { testDatabaseUrl, uniqueSource } from '../helpers/app.js'
@@ -46,7 +46,7 @@ describe('the key lookup', () => {
         name: '',
         key_hash: hash,
         organizer_id: organizerId,
-        created_at: nowIso(),
+        created_at: isoNow(systemClock),
         revoked_at: null,
         last_used_at: null,
       })
@@ -58,7 +58,7 @@ describe('the key lookup', () => {
     const key = await seedKey()
     expect((await findKeyByHash(serving.db, key.hash))?.revoked_at).toBeNull()
     expect((await findKeyByHash(serving.db, key.hash))?.revoked_at).toBeNull()
-    await revokeKey(other.db, key.id, nowIso())
+    await revokeKey(other.db, key.id, isoNow(systemClock))
     expect((await findKeyByHash(serving.db, key.hash))?.revoked_at).toMatch(/Z$/)
   })
 
@@ -66,9 +66,9 @@ describe('the key lookup', () => {
     const key = await seedKey()
     const leagueId = await seedLeague(serving.db)
     expect((await findKeyByHash(serving.db, key.hash))?.grantedLeagueIds).toEqual([])
-    await insertGrant(serving.db, key.id, leagueId, nowIso())
+    await insertGrant(serving.db, key.id, leagueId, isoNow(systemClock))
     expect((await findKeyByHash(serving.db, key.hash))?.grantedLeagueIds).toEqual([leagueId])
-    await revokeKey(serving.db, key.id, nowIso())
+    await revokeKey(serving.db, key.id, isoNow(systemClock))
     expect((await findKeyByHash(serving.db, key.hash))?.revoked_at).toMatch(/Z$/)
   })
 
@@ -85,7 +85,7 @@ describe('the key lookup', () => {
         name: '',
         key_hash: hash,
         organizer_id: organizerId,
-        created_at: nowIso(),
+        created_at: isoNow(systemClock),
         revoked_at: null,
         last_used_at: null,
       })
