@@ -85,10 +85,6 @@ export default tseslint.config(
           selector: "NewExpression[callee.name='Date'][arguments.length=0]",
           message: 'Read the time from deps.clock (isoNow(deps.clock)), so tests can move it.',
         },
-        {
-          selector: "ImportSpecifier[imported.name='nowIso']",
-          message: 'nowIso reads the system time: use isoNow(deps.clock).',
-        },
       ],
     },
   },
