@@ -11,7 +11,7 @@ import type { AssignInput, Assignment, GameDetail } from '../schemas/games.js'
 import * as claims from '../store/claims.js'
 import { isUniqueViolation } from '../store/errors.js'
 import * as games from '../store/games.js'
-import { gamePages, inSnapshot, listRangeClaims, listRangePayments } from '../store/league-pages.js'
+import { gamePages, listRangeClaims, listRangePayments, type Snapshot } from '../store/league-pages.js'
 import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
 import * as positions from '../store/positions.js'
@@ -35,6 +35,7 @@ import { domainEvent, recordEvents } from './events.js'
 import { lockGame } from './game-locks.js'
 import { notifyReleased, notifyTaken, type NotifyDeps } from './notifications.js'
 import { refreshGameStatus } from './game-status.js'
+import { collectPages, fromSnapshot, whole, type Pages, type Streamed } from './streamed.js'
 import { loadGameDetail, toClaimOfficial, toGameSummary, toPayment, toPosition } from './views.js'
 
 /**
@@ -42,27 +43,37 @@ import { loadGameDetail, toClaimOfficial, toGameSummary, toPayment, toPosition }
  * snapshot a page of games at a time (three short queries a page) and mapped page by page.
  */
 export async function listAssignments(deps: Deps, caller: Caller, leagueId: string): Promise<Assignment[]> {
-  return inSnapshot(deps.db, async (snapshot) => {
-    const league = await requireLeague(snapshot.db, caller, leagueId)
-    const listed: Assignment[] = []
-    for await (const { range } of gamePages(snapshot, league.id)) {
-      const rows = await listRangeClaims(snapshot.db, range)
-      const paymentOf = new Map((await listRangePayments(snapshot.db, range)).map((p) => [p.position_id, p]))
-      for (const { game, position, claim } of rows) {
-        const payment = paymentOf.get(position.id)
-        const { id: positionId, ...fields } = toPosition(position)
-        listed.push({
-          positionId,
-          gameId: game.id,
-          ...fields,
-          game: toGameSummary(game),
-          official: toClaimOfficial(claim),
-          payment: payment ? toPayment(payment) : null,
-        })
+  return whole(await streamAssignments(deps, caller, leagueId), collectPages)
+}
+
+/** The league's assignments as pages read from one snapshot (league-pages.ts) while they are written. */
+export function streamAssignments(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+): Promise<Streamed<Pages<Assignment>>> {
+  return fromSnapshot(deps.db, async (snapshot) =>
+    assignmentPages(snapshot, (await requireLeague(snapshot.db, caller, leagueId)).id),
+  )
+}
+
+async function* assignmentPages(snapshot: Snapshot, leagueId: string): AsyncGenerator<Assignment[]> {
+  for await (const { range } of gamePages(snapshot, leagueId)) {
+    const rows = await listRangeClaims(snapshot.db, range)
+    const paymentOf = new Map((await listRangePayments(snapshot.db, range)).map((p) => [p.position_id, p]))
+    yield rows.map(({ game, position, claim }) => {
+      const payment = paymentOf.get(position.id)
+      const { id: positionId, ...fields } = toPosition(position)
+      return {
+        positionId,
+        gameId: game.id,
+        ...fields,
+        game: toGameSummary(game),
+        official: toClaimOfficial(claim),
+        payment: payment ? toPayment(payment) : null,
       }
-    }
-    return listed
-  })
+    })
+  }
 }
 
 /**

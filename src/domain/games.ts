@@ -13,7 +13,6 @@ import {
 import { isDeadlock, isUniqueViolation } from '../store/errors.js'
 import * as games from '../store/games.js'
 import * as leagues from '../store/leagues.js'
-import { inSnapshot } from '../store/league-pages.js'
 import { GAME_MINUTES } from '../schemas/schedule.js'
 import { endOf } from './game-times.js'
 import * as positions from '../store/positions.js'
@@ -25,7 +24,8 @@ import type { Deps } from './deps.js'
 import { ApiError, fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
 import { notifyCancelled, notifyChanged, type NotifyDeps } from './notifications.js'
-import { loadGameDetail, loadGames, loadLeagueGames, toGameDetail, withPositions } from './views.js'
+import { collectPages, fromSnapshot, whole, type Pages, type Streamed } from './streamed.js'
+import { leagueGamePages, loadGameDetail, loadGames, toGameDetail, withPositions } from './views.js'
 
 export interface UpsertGamesInput {
   source?: string | undefined
@@ -39,9 +39,13 @@ interface ParsedItem {
 }
 
 export async function listGames(deps: Deps, caller: Caller, leagueId: string): Promise<Game[]> {
-  // One snapshot, read in pages (league-pages.ts).
-  return inSnapshot(deps.db, async (snapshot) =>
-    loadLeagueGames(snapshot, (await requireLeague(snapshot.db, caller, leagueId)).id),
+  return whole(await streamGames(deps, caller, leagueId), collectPages)
+}
+
+/** The league's games as pages read from one snapshot (league-pages.ts) while they are written. */
+export function streamGames(deps: Deps, caller: Caller, leagueId: string): Promise<Streamed<Pages<Game>>> {
+  return fromSnapshot(deps.db, async (snapshot) =>
+    leagueGamePages(snapshot, (await requireLeague(snapshot.db, caller, leagueId)).id),
   )
 }
 

@@ -1,5 +1,6 @@
 // Leagues: create/upsert, read with their games and officials, patch. No league change emits an event.
 import type { Transaction } from 'kysely'
+import type { Game } from '../schemas/games.js'
 import type {
   League,
   LeagueDetail,
@@ -8,7 +9,6 @@ import type {
   UpsertLeagueInput,
 } from '../schemas/leagues.js'
 import * as games from '../store/games.js'
-import { inSnapshot } from '../store/league-pages.js'
 import * as leagues from '../store/leagues.js'
 import * as memberships from '../store/memberships.js'
 import { isoNow, newId } from '../clock.js'
@@ -16,7 +16,8 @@ import { requireLeague, scopeOf } from './access.js'
 import { checkSource, writeSource, type Caller, type PartnerCaller } from './caller.js'
 import type { Deps } from './deps.js'
 import type { Db, LeagueRow } from '../store/tables.js'
-import { loadLeagueGames, toLeague, toOfficial } from './views.js'
+import { collectPages, fromSnapshot, whole, type Pages, type Streamed } from './streamed.js'
+import { leagueGamePages, toLeague, toOfficial } from './views.js'
 
 export async function listLeagues(deps: Deps, caller: Caller): Promise<LeagueListItem[]> {
   const rows = await leagues.listLeaguesInScope(deps.db, scopeOf(caller))
@@ -82,12 +83,29 @@ export async function upsertLeague(
 }
 
 export async function getLeague(deps: Deps, caller: Caller, leagueId: string): Promise<LeagueDetail> {
-  // One snapshot: the league, its games and its officials as of one instant, read in pages (league-pages.ts).
-  return inSnapshot(deps.db, async (snapshot) => {
+  return whole(await streamLeague(deps, caller, leagueId), async ({ games, ...league }) => ({
+    ...league,
+    games: await collectPages(games),
+  }))
+}
+
+/**
+ * The league with its officials, and its games as pages read while they are written: the league, its
+ * games and its officials as of one instant (one snapshot, league-pages.ts).
+ */
+export function streamLeague(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+): Promise<Streamed<Omit<LeagueDetail, 'games'> & { games: Pages<Game> }>> {
+  return fromSnapshot(deps.db, async (snapshot) => {
     const league = await requireLeague(snapshot.db, caller, leagueId)
-    const leagueGames = await loadLeagueGames(snapshot, league.id)
     const officials = await memberships.listOfficials(snapshot.db, league.id)
-    return { ...toLeague(league), games: leagueGames, officials: officials.map(toOfficial) }
+    return {
+      ...toLeague(league),
+      games: leagueGamePages(snapshot, league.id),
+      officials: officials.map(toOfficial),
+    }
   })
 }
 

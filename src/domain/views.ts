@@ -112,11 +112,9 @@ export async function loadGames(db: Kysely<Db>, games: readonly GameRow[]): Prom
  * A league's games by `startsAt` with their positions, read from the snapshot a page of games at a time
  * (two short queries a page) and mapped page by page, the event loop free between pages.
  */
-export async function loadLeagueGames(snapshot: Snapshot, leagueId: string): Promise<Game[]> {
-  const loaded: Game[] = []
+export async function* leagueGamePages(snapshot: Snapshot, leagueId: string): AsyncGenerator<Game[]> {
   for await (const { games, range } of gamePages(snapshot, leagueId))
-    for (const game of withPositions(games, await listRangePositions(snapshot.db, range))) loaded.push(game)
-  return loaded
+    yield withPositions(games, await listRangePositions(snapshot.db, range))
 }
 
 /** Each game with its positions from the given list, in the list's order. */

@@ -1,6 +1,7 @@
 // The operations as Fastify routes of the /api/v1 plugin: schemas for validation, serialization and the
 // OpenAPI document, and a handler that runs the operation for the authenticated caller. Operations marked
 // `idempotencyKey` also honour an `Idempotency-Key` header (domain/idempotency.ts).
+import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { Deps } from '../domain/deps.js'
@@ -68,13 +69,27 @@ export function registerOperations(app: FastifyInstance, deps: Deps, operations:
         const guardOf = operation.idempotencyKey
         const key = guardOf ? request.headers['idempotency-key'] : undefined
         if (typeof key !== 'string' || !guardOf) {
+          if (operation.stream) {
+            // Its long lists are read page by page from one snapshot as they are written, in slices (see
+            // domain/streamed.ts and sliced-json.ts); the snapshot ends however the writing ends.
+            const streamed = await operation.stream(deps, input)
+            let chunks: Buffer[]
+            try {
+              chunks = await slicedJsonChunks(
+                envelopeOf(operation),
+                splitResult(operation, streamed.result).body,
+              )
+            } finally {
+              await streamed.done()
+            }
+            return sendChunks(reply.code(status), chunks)
+          }
           const { body, next } = splitResult(operation, await operation.handle(deps, input))
           if (next !== null) reply.header('link', nextLink(request.url, next))
           if (!operation.unbounded) return reply.code(status).send(body)
           // The very text the serializer would write, in slices (see sliced-json.ts), already UTF-8: a
           // megabytes-long string would be encoded in one go on the way out.
-          const chunks = await slicedJsonChunks(envelopeOf(operation), body)
-          return reply.code(status).type('application/json; charset=utf-8').send(Buffer.concat(chunks))
+          return sendChunks(reply.code(status), await slicedJsonChunks(envelopeOf(operation), body))
         }
         const { params, query, body } = input
         const answer = await runOnce(
@@ -91,6 +106,18 @@ export function registerOperations(app: FastifyInstance, deps: Deps, operations:
       },
     })
   }
+}
+
+/**
+ * A JSON answer already written as UTF-8 buffers, sent as they are: joined, megabytes would be copied in
+ * one go. Its length is known, so it goes out with Content-Length as the serializer's answer did.
+ */
+function sendChunks(reply: FastifyReply, chunks: readonly Buffer[]): FastifyReply {
+  const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0)
+  return reply
+    .type('application/json; charset=utf-8')
+    .header('content-length', length)
+    .send(Readable.from(chunks, { objectMode: false }))
 }
 
 /** The operation's answer as JSON text; a refusal is an answer too, a fault is thrown. */

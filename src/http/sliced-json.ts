@@ -9,7 +9,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import { ZodArray, ZodObject, type ZodType } from 'zod'
 
 /** How long a slice may hold the event loop. */
-const SLICE_MS = 4
+const SLICE_MS = 2
 /** Arrays shorter than this are checked and written in one go, as before. */
 const LONG_ARRAY = 256
 
@@ -36,8 +36,13 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const elementsAlone = (schema: ZodType): schema is ZodArray =>
   schema instanceof ZodArray && (schema._zod.def.checks ?? []).length === 0
 
-/** Whether the walk below reaches a long array in `value`: else the value is parsed and written whole. */
+/** A list given a page at a time (domain/streamed.ts), written as its pages come. */
+const isPages = (value: unknown): value is AsyncIterable<readonly unknown[]> =>
+  typeof value === 'object' && value !== null && Symbol.asyncIterator in value
+
+/** Whether the walk below reaches a long array or pages in `value`: else the value is parsed and written whole. */
 function sliceable(schema: ZodType, value: unknown): boolean {
+  if (elementsAlone(schema) && isPages(value)) return true
   if (elementsAlone(schema) && Array.isArray(value)) return value.length >= LONG_ARRAY
   if (!plainObject(schema) || !isPlainObject(value)) return false
   const shape = schema.shape as Record<string, ZodType>
@@ -74,6 +79,20 @@ async function writeSliced(schema: ZodType, value: unknown, out: Chunks, clock: 
   if (!sliceable(schema, value)) {
     out.write(JSON.stringify(schema.parse(value)))
     await yieldIfDue(clock)
+    return
+  }
+  if (elementsAlone(schema) && isPages(value)) {
+    const element = schema.element as ZodType
+    out.write('[')
+    let first = true
+    for await (const page of value)
+      for (const item of page) {
+        if (!first) out.write(',')
+        first = false
+        out.write(JSON.stringify(element.parse(item)))
+        await yieldIfDue(clock)
+      }
+    out.write(']')
     return
   }
   if (elementsAlone(schema) && Array.isArray(value)) {

@@ -1,5 +1,10 @@
 import { z } from 'zod'
-import { assignPosition, listAssignments, unassignPosition } from '../domain/assignments.js'
+import {
+  assignPosition,
+  listAssignments,
+  streamAssignments,
+  unassignPosition,
+} from '../domain/assignments.js'
 import { requireGame } from '../domain/access.js'
 import { fail } from '../domain/errors.js'
 import { recheck } from '../domain/idempotency.js'
@@ -23,6 +28,7 @@ export const listAssignmentsOperation = defineOperation({
   data: z.array(Assignment),
   errors: ['league_not_found'],
   handle: (deps, { caller, params }) => listAssignments(deps, caller, params.leagueId),
+  stream: (deps, { caller, params }) => streamAssignments(deps, caller, params.leagueId),
 })
 
 export const assignPositionOperation = defineOperation({

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { requireLeague } from '../domain/access.js'
-import { cancelGame, getGame, listGames, updateGame, upsertGames } from '../domain/games.js'
+import { cancelGame, getGame, listGames, streamGames, updateGame, upsertGames } from '../domain/games.js'
 import { recheck } from '../domain/idempotency.js'
 import {
   Game,
@@ -28,6 +28,7 @@ export const listGamesOperation = defineOperation({
   data: z.array(Game),
   errors: ['league_not_found'],
   handle: (deps, { caller, params }) => listGames(deps, caller, params.leagueId),
+  stream: (deps, { caller, params }) => streamGames(deps, caller, params.leagueId),
 })
 
 export const upsertGamesOperation = defineOperation({

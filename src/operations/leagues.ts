@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { getLeague, listLeagues, updateLeague, upsertLeague } from '../domain/leagues.js'
+import { getLeague, listLeagues, streamLeague, updateLeague, upsertLeague } from '../domain/leagues.js'
 import {
   League,
   LeagueDetail,
@@ -77,6 +77,7 @@ export const getLeagueOperation = defineOperation({
   data: LeagueDetail,
   errors: ['league_not_found'],
   handle: (deps, { caller, params }) => getLeague(deps, caller, params.leagueId),
+  stream: (deps, { caller, params }) => streamLeague(deps, caller, params.leagueId),
 })
 
 export const updateLeagueOperation = defineOperation({

@@ -7,6 +7,7 @@ import type { PartnerCaller } from '../domain/caller.js'
 import type { Deps } from '../domain/deps.js'
 import type { ErrorCode } from '../domain/errors.js'
 import type { ReplayGuard } from '../domain/idempotency.js'
+import type { Streamed } from '../domain/streamed.js'
 import { DataEnvelope } from '../schemas/common.js'
 import { answerError, type Answer, type FaultLog } from './answer.js'
 import { validate } from './validation.js'
@@ -84,6 +85,11 @@ export interface Operation<
    * writes it in slices that let other requests run between them (http/sliced-json.ts).
    */
   unbounded?: true
+  /**
+   * For an unbounded list: the handler's result with its long lists as pages, read while the HTTP adapter
+   * writes them (domain/streamed.ts); `handle` is this result made whole.
+   */
+  stream?(deps: Deps, input: OperationInput<P, Q, B>): Promise<Streamed<unknown>>
   /** Error codes besides 401 `unauthorized`, for the document and the MCP tool's description. */
   errors: readonly ErrorCode[]
   handle(deps: Deps, input: OperationInput<P, Q, B>): Promise<Result<D, G>>

@@ -55,7 +55,7 @@ export interface OpenOptions {
    */
   readonly create?: boolean
   /**
-   * Games per page when a big list is read from a snapshot (`inSnapshot`); 500 by default. Tests lower it
+   * Games per page when a big list is read from a snapshot (`openSnapshot`): 100 on SQLite, 1,000 on PostgreSQL. Tests lower it
    * to read a few games in several pages.
    */
   readonly snapshotPageSize?: number
@@ -64,11 +64,10 @@ export interface OpenOptions {
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
   const unsupported = unsupportedDatabaseUrl(url)
   if (unsupported !== null) throw new Error(unsupported)
-  const pageSize = options.snapshotPageSize ?? SNAPSHOT_PAGE_SIZE
-  if (isPostgresUrl(url)) return openPostgres(url, pageSize)
+  if (isPostgresUrl(url)) return openPostgres(url, options.snapshotPageSize ?? POSTGRES_PAGE_SIZE)
   const path = sqlitePath(url)
   if (path !== ':memory:') ensureFile(path, options.create ?? true)
-  return openSqlite(path, pageSize)
+  return openSqlite(path, options.snapshotPageSize ?? SQLITE_PAGE_SIZE)
 }
 
 /**
@@ -100,6 +99,11 @@ function openSqlite(path: string, pageSize: number): Database {
   sqlite.pragma('busy_timeout = 5000')
   const statements = withStatementCache(sqlite)
   const db = new Kysely<Db>({ dialect: new ImmediateSqliteDialect(statements) })
+  const totalChanges = sqlite.prepare('select total_changes()').pluck()
+  const dataVersion = sqlite.prepare('pragma data_version').pluck()
+  changeStamps.set(db, () =>
+    sqlite.inTransaction ? undefined : `${totalChanges.get() as number}.${dataVersion.get() as number}`,
+  )
   directReaders.set(db, (query) => {
     if (sqlite.inTransaction) return undefined
     const statement = statements.prepare(query.sql)
@@ -107,7 +111,7 @@ function openSqlite(path: string, pageSize: number): Database {
   })
   // An in-memory database is this connection's alone: its big lists are read in one page, synchronously.
   const readers = path === ':memory:' ? undefined : readConnections(path)
-  if (readers) snapshotRunners.set(db, (fn) => readers.inSnapshot(fn, pageSize))
+  if (readers) snapshotOpeners.set(db, () => readers.open(pageSize))
   const opened = handle(
     db,
     'sqlite',
@@ -131,8 +135,13 @@ function openSqlite(path: string, pageSize: number): Database {
   }
 }
 
-/** Games per page of a big list read from a snapshot: about a millisecond of synchronous SQLite each. */
-const SNAPSHOT_PAGE_SIZE = 500
+/**
+ * Games per page of a big list read from a snapshot. SQLite reads a page synchronously: 100 games are well
+ * under a millisecond. PostgreSQL's reads are asynchronous and a page costs a round trip, so its pages are
+ * larger; each is still mapped and written in slices.
+ */
+const SQLITE_PAGE_SIZE = 100
+const POSTGRES_PAGE_SIZE = 1000
 
 export interface Snapshot {
   /** Reads see one committed state of the database, whatever commits meanwhile. */
@@ -141,22 +150,25 @@ export interface Snapshot {
   readonly pageSize: number
 }
 
-type SnapshotRunner = <T>(fn: (snapshot: Snapshot) => Promise<T>) => Promise<T>
+/** A snapshot held open until `release()`, which ends it and hands its connection back (once). */
+export interface SnapshotLease {
+  readonly snapshot: Snapshot
+  release(): Promise<void>
+}
 
-const snapshotRunners = new WeakMap<Kysely<Db>, SnapshotRunner>()
+const snapshotOpeners = new WeakMap<Kysely<Db>, () => Promise<SnapshotLease>>()
 
 /**
- * Runs `fn` with reads from one snapshot, so a big list read page by page, with the event loop free
- * between pages, is still one state of the database (issue 21 item 3):
+ * A snapshot to read from until the caller releases it (in a `finally`), so a big list read page by page,
+ * with the event loop free between pages, is still one state of the database (issue 21 item 3):
  * - SQLite (a file): a transaction on a read-only connection of its own (a small pool), which WAL gives a
- *   snapshot that writers on the main connection never wait for; rolled back and handed back however
- *   `fn` ends.
- * - PostgreSQL: a `repeatable read`, read-only transaction on a pooled connection.
- * - In-memory SQLite, or `db` already a transaction: `fn` on `db` itself, in one page.
+ *   snapshot that writers on the main connection never wait for; rolled back and handed back on release.
+ * - PostgreSQL: a `repeatable read`, read-only transaction on a pooled connection, rolled back on release.
+ * - In-memory SQLite, or `db` already a transaction: `db` itself, in one page.
  */
-export function inSnapshot<T>(db: Kysely<Db>, fn: (snapshot: Snapshot) => Promise<T>): Promise<T> {
-  const run = snapshotRunners.get(db)
-  return run ? run(fn) : fn({ db, pageSize: Infinity })
+export function openSnapshot(db: Kysely<Db>): Promise<SnapshotLease> {
+  const open = snapshotOpeners.get(db)
+  return open ? open() : Promise.resolve({ snapshot: { db, pageSize: Infinity }, release: async () => {} })
 }
 
 /** Read connections opened as snapshots need them, up to a few; more snapshots wait for one. */
@@ -175,10 +187,14 @@ function readConnections(path: string) {
   function open(): Reader {
     const sqlite = new SQLite(path, { readonly: true, fileMustExist: true })
     sqlite.pragma('busy_timeout = 5000')
-    const reader = {
-      sqlite,
-      db: new Kysely<Db>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
-    }
+    const statements = withStatementCache(sqlite)
+    const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: statements }) })
+    // Prepared reads run straight on the connection, as on the main one: it is this snapshot's alone.
+    directReaders.set(db, (query) => {
+      const statement = statements.prepare(query.sql)
+      return statement.reader ? statement.all(query.parameters) : undefined
+    })
+    const reader = { sqlite, db }
     all.push(reader)
     return reader
   }
@@ -197,14 +213,28 @@ function readConnections(path: string) {
   }
 
   return {
-    async inSnapshot<T>(fn: (snapshot: Snapshot) => Promise<T>, pageSize: number): Promise<T> {
+    async open(pageSize: number): Promise<SnapshotLease> {
       const reader = await acquire()
       try {
-        // A deferred transaction: its snapshot is taken at its first read and held until it ends. Only
-        // reads run in it, so Kysely's commit ends it as a rollback would.
-        return await reader.db.transaction().execute((trx) => fn({ db: trx, pageSize }))
-      } finally {
+        // A deferred transaction: its snapshot is taken at its first read and held until released. The
+        // connection is read-only: nothing in it can write.
+        reader.sqlite.exec('begin')
+      } catch (error) {
         release(reader)
+        throw error
+      }
+      let released = false
+      return {
+        snapshot: { db: reader.db, pageSize },
+        async release() {
+          if (released) return
+          released = true
+          try {
+            if (reader.sqlite.open && reader.sqlite.inTransaction) reader.sqlite.exec('rollback')
+          } finally {
+            release(reader)
+          }
+        },
       }
     },
     close(): void {
@@ -233,6 +263,19 @@ export function readDirectly(
   query: CompiledQuery,
 ): unknown[] | Promise<unknown[]> | undefined {
   return directReaders.get(db)?.(query)
+}
+
+const changeStamps = new WeakMap<Kysely<Db>, () => string | undefined>()
+
+/**
+ * A token that stays the same only while nothing in the database has changed: on SQLite, this
+ * connection's `total_changes()` (every row it wrote, committed or not) with `data_version` (bumped by
+ * every commit of any other connection, other processes included), read outside any transaction in
+ * about a microsecond. Undefined on PostgreSQL, which has no such cheap check, and while a transaction is
+ * open. A value read from the root handle with a token still current is what reading it again would give.
+ */
+export function changeStamp(db: Kysely<Db>): string | undefined {
+  return changeStamps.get(db)?.()
 }
 
 const STATEMENT_CACHE_SIZE = 500
@@ -314,13 +357,22 @@ function openPostgres(url: string, pageSize: number): Database {
       .query<unknown[]>({ name, text: query.sql, values: [...query.parameters], rowMode: 'array' })
       .then((result) => result.rows.map((statement.toRow ??= rowBuilder(result.fields.map((f) => f.name)))))
   })
-  snapshotRunners.set(db, (fn) =>
-    db
-      .transaction()
+  snapshotOpeners.set(db, async () => {
+    const trx = await db
+      .startTransaction()
       .setIsolationLevel('repeatable read')
       .setAccessMode('read only')
-      .execute((trx) => fn({ db: trx, pageSize })),
-  )
+      .execute()
+    let released = false
+    return {
+      snapshot: { db: trx, pageSize },
+      async release() {
+        if (released) return
+        released = true
+        await trx.rollback().execute()
+      },
+    }
+  })
   return handle(
     db,
     'postgres',

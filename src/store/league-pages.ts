@@ -2,7 +2,7 @@
 // games' list order (`starts_at`, then `seq`) from one snapshot (issue 21 item 3). The spec's big lists
 // are unpaged, so a 10,000-game league is read whole; one synchronous better-sqlite3 read of it held the
 // event loop for every tenant. Each page here is a keyset range of games, read in one short call, with
-// the event loop free between pages; the snapshot (`inSnapshot`) keeps the pages one state.
+// the event loop free between pages; the snapshot (`openSnapshot`) keeps the pages one state.
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
 import { toLeagueClaim, type LeagueClaim } from './claims.js'
@@ -10,7 +10,7 @@ import type { Snapshot } from './database.js'
 import { prepared } from './prepared.js'
 import type { Db, GameRow, PaymentRow, PositionRow } from './tables.js'
 
-export { inSnapshot, type Snapshot } from './database.js'
+export { openSnapshot, type Snapshot } from './database.js'
 
 /** The games of a page: those after (`afterStartsAt`, `afterSeq`) up to the page's last one, included. */
 export interface GameRange {

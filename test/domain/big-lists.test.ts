@@ -61,6 +61,19 @@ describe('big league lists: in pages, from one snapshot', () => {
     detail: async () => (await getLeague(t.deps, caller, leagueId)).games.map((g) => g.location),
     games: async () => (await listGames(t.deps, caller, leagueId)).map((g) => g.location),
     assignments: async () => (await listAssignments(t.deps, caller, leagueId)).map((a) => a.game.location),
+    // Over HTTP the lists are written as their pages are read (domain/streamed.ts).
+    'GET detail': async () =>
+      ((await p.get(`/leagues/${leagueId}`)).body.data.games as { location: string }[]).map(
+        (g) => g.location,
+      ),
+    'GET games': async () =>
+      ((await p.get(`/leagues/${leagueId}/games`)).body.data as { location: string }[]).map(
+        (g) => g.location,
+      ),
+    'GET assignments': async () =>
+      ((await p.get(`/leagues/${leagueId}/assignments`)).body.data as { game: { location: string } }[]).map(
+        (a) => a.game.location,
+      ),
   }
 
   for (const [name, read] of Object.entries(lists)) {
@@ -88,8 +101,9 @@ describe('big league lists: in pages, from one snapshot', () => {
         reading = false
         await writer
       }
-      // Writes landed while the pages were read …
-      expect(committed - atStart).toBeGreaterThanOrEqual(PAGES - 1)
+      // Writes landed while the pages were read (on SQLite, a turn apart, one between every two pages; on
+      // PostgreSQL each write is round trips, so as many as the timing allows) …
+      expect(committed - atStart).toBeGreaterThanOrEqual(isPostgres() ? 1 : PAGES - 1)
       // … and the answer is one of the states they committed, every game of it.
       expect(locations).toHaveLength(GAMES)
       expect(new Set(locations).size).toBe(1)
