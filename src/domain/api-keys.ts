@@ -1,7 +1,7 @@
 // Partner API keys: `key_` + 48 hex, stored only as SHA-256 (the spec's rule: no part of the plaintext is
 // kept), shown once at issuance. Operators tell keys apart by id and name; when a key was last used is
 // kept too.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash as digest, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as apiKeys from '../store/api-keys.js'
 import * as leagues from '../store/leagues.js'
 import * as users from '../store/users.js'
@@ -43,7 +43,8 @@ export interface KeySummary {
  */
 export const LAST_USED_RESOLUTION_MS = 60_000
 
-const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex')
+// One-shot `hash` costs about half of a `createHash` object per request.
+const hashKey = (key: string): string => digest('sha256', key, 'hex')
 
 export function validateSource(source: string): void {
   if (!/^[A-Za-z0-9._-]+$/.test(source) || source.length > MAX_SOURCE_LENGTH) {

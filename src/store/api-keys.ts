@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { changeStamp } from './database.js'
 import { prepared } from './prepared.js'
 import type { ApiKeyRow, Db } from './tables.js'
 
@@ -15,16 +16,40 @@ const keyWithGrants = prepared((db, p: { keyHash: string }) =>
     .where('api_keys.key_hash', '=', p.keyHash),
 )
 
+type KeyWithGrants = ApiKeyRow & { readonly grantedLeagueIds: readonly string[] }
+
+/**
+ * Keys read while the database stayed unchanged (`changeStamp`), by hash: a request of a key already seen
+ * skips its lookup. Any write at all (a revocation, a grant, the last-use note, by this process or any
+ * other) changes the stamp and empties the cache, so a revoked key is refused from the revocation's
+ * commit on, exactly as without it. Only keys that exist are kept, so a stranger's guesses cannot fill
+ * it; past MAX_CACHED_KEYS the rest are simply read each time.
+ */
+const keyCaches = new WeakMap<Kysely<Db>, { stamp: string; keys: Map<string, KeyWithGrants> }>()
+const MAX_CACHED_KEYS = 10_000
+
 /** The key with this hash and the leagues granted to it, in one round trip: every request starts here. */
-export async function findKeyByHash(
-  db: Kysely<Db>,
-  keyHash: string,
-): Promise<(ApiKeyRow & { grantedLeagueIds: string[] }) | undefined> {
+export async function findKeyByHash(db: Kysely<Db>, keyHash: string): Promise<KeyWithGrants | undefined> {
+  const stamp = changeStamp(db)
+  if (stamp === undefined) return readKeyByHash(db, keyHash)
+  let cache = keyCaches.get(db)
+  if (cache?.stamp === stamp) {
+    const hit = cache.keys.get(keyHash)
+    if (hit) return hit
+  } else keyCaches.set(db, (cache = { stamp, keys: new Map() }))
+  // The stamp was read before the key: a write in between leaves this entry under a stale stamp.
+  const key = await readKeyByHash(db, keyHash)
+  if (key && cache.keys.size < MAX_CACHED_KEYS) cache.keys.set(keyHash, key)
+  return key
+}
+
+async function readKeyByHash(db: Kysely<Db>, keyHash: string): Promise<KeyWithGrants | undefined> {
   const rows = await keyWithGrants.execute(db, { keyHash })
   const [first] = rows
   if (!first) return undefined
   const { league_id: _, ...key } = first
-  return { ...key, grantedLeagueIds: rows.flatMap((r) => (r.league_id === null ? [] : [r.league_id])) }
+  const grantedLeagueIds = rows.flatMap((r) => (r.league_id === null ? [] : [r.league_id]))
+  return Object.freeze({ ...key, grantedLeagueIds: Object.freeze(grantedLeagueIds) })
 }
 
 export function findKey(db: Kysely<Db>, id: string): Promise<ApiKeyRow | undefined> {

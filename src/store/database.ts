@@ -99,6 +99,11 @@ function openSqlite(path: string, pageSize: number): Database {
   sqlite.pragma('busy_timeout = 5000')
   const statements = withStatementCache(sqlite)
   const db = new Kysely<Db>({ dialect: new ImmediateSqliteDialect(statements) })
+  const totalChanges = sqlite.prepare('select total_changes()').pluck()
+  const dataVersion = sqlite.prepare('pragma data_version').pluck()
+  changeStamps.set(db, () =>
+    sqlite.inTransaction ? undefined : `${totalChanges.get() as number}.${dataVersion.get() as number}`,
+  )
   directReaders.set(db, (query) => {
     if (sqlite.inTransaction) return undefined
     const statement = statements.prepare(query.sql)
@@ -258,6 +263,19 @@ export function readDirectly(
   query: CompiledQuery,
 ): unknown[] | Promise<unknown[]> | undefined {
   return directReaders.get(db)?.(query)
+}
+
+const changeStamps = new WeakMap<Kysely<Db>, () => string | undefined>()
+
+/**
+ * A token that stays the same only while nothing in the database has changed: on SQLite, this
+ * connection's `total_changes()` (every row it wrote, committed or not) with `data_version` (bumped by
+ * every commit of any other connection, other processes included), read outside any transaction in
+ * about a microsecond. Undefined on PostgreSQL, which has no such cheap check, and while a transaction is
+ * open. A value read from the root handle with a token still current is what reading it again would give.
+ */
+export function changeStamp(db: Kysely<Db>): string | undefined {
+  return changeStamps.get(db)?.()
 }
 
 const STATEMENT_CACHE_SIZE = 500

@@ -1,6 +1,7 @@
 // One delivery attempt: POST the signed envelope, success = 2xx within the timeout. Redirects are not
 // followed (undici never follows without an interceptor). Failures are named by class, never by message,
 // so no partner-controlled text or secret ends up in the delivery record.
+import { EventEmitter } from 'node:events'
 import { Agent } from 'undici'
 import {
   AddressRefusedError,
@@ -42,6 +43,52 @@ export interface AttemptResult {
 
 const RESPONSE_BODY_LIMIT = 64 * 1024
 
+/**
+ * What undici reads of an attempt's signal: `aborted`, `reason` and an 'abort' event, which an
+ * EventEmitter provides for less than an AbortController and its AbortSignal (an EventTarget) cost.
+ */
+class Abort extends EventEmitter {
+  aborted = false
+  reason: unknown = undefined
+  abort(): void {
+    if (this.aborted) return
+    this.aborted = true
+    this.emit('abort')
+  }
+}
+
+interface Target {
+  origin: string
+  path: string
+  /** Why the policy refuses the URL's literal address, or null (a name is checked when connecting). */
+  refused: string | null
+}
+
+/**
+ * Endpoint URLs as parsed, per address policy: every delivery to an endpoint would otherwise parse its
+ * URL and, for a literal address, the address and the policy's ranges again. Bounded: emptied when full.
+ */
+const targets = new WeakMap<AddressPolicy, Map<string, Target>>()
+const MAX_TARGETS = 4096
+
+function targetOf(href: string, policy: AddressPolicy): Target {
+  let byUrl = targets.get(policy)
+  if (byUrl === undefined) targets.set(policy, (byUrl = new Map()))
+  let target = byUrl.get(href)
+  if (target === undefined) {
+    const url = new URL(href)
+    const literal = literalAddress(url.hostname)
+    target = {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      refused: literal === undefined ? null : refusalReason(literal, policy),
+    }
+    if (byUrl.size >= MAX_TARGETS) byUrl.clear()
+    byUrl.set(href, target)
+  }
+  return target
+}
+
 export async function attempt(
   agent: Agent,
   options: Pick<TransportOptions, 'policy' | 'timeoutMs'>,
@@ -49,14 +96,12 @@ export async function attempt(
   envelope: Envelope,
   signal?: AbortSignal,
 ): Promise<AttemptResult> {
-  const url = new URL(target.url)
-  const literal = literalAddress(url.hostname)
-  const refused = literal === undefined ? null : refusalReason(literal, options.policy)
+  const { origin, path, refused } = targetOf(target.url, options.policy)
   if (refused !== null) return { ok: false, statusCode: null, error: `address_refused:${refused}` }
   const body = envelopeBody(envelope)
-  // One controller with a plain timer: AbortSignal.timeout() and AbortSignal.any() per attempt cost a
+  // One abort with a plain timer: AbortSignal.timeout() and AbortSignal.any() per attempt cost a
   // twentieth of a dispatcher's CPU. The timeout covers the whole exchange, body included.
-  const controller = new AbortController()
+  const controller = new Abort()
   let timedOut = false
   const timer = setTimeout(() => {
     timedOut = true
@@ -66,12 +111,12 @@ export async function attempt(
   signal?.addEventListener('abort', stop, { once: true })
   try {
     const response = await agent.request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
+      origin,
+      path,
       method: 'POST',
       headers: signedHeaders(target.secret, envelope.id, body),
       body,
-      signal: controller.signal,
+      signal: controller,
     })
     await response.body.dump({ limit: RESPONSE_BODY_LIMIT }).catch(() => undefined)
     const ok = response.statusCode >= 200 && response.statusCode < 300
