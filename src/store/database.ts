@@ -137,11 +137,11 @@ function openSqlite(path: string, pageSize: number): Database {
 
 /**
  * Games per page of a big list read from a snapshot. SQLite reads a page synchronously: 100 games are well
- * under a millisecond. PostgreSQL's reads are asynchronous and a page costs a round trip, so its pages are
+ * under a millisecond. PostgreSQL's reads are asynchronous and a page costs round trips, so its pages are
  * larger; each is still mapped and written in slices.
  */
 const SQLITE_PAGE_SIZE = 100
-const POSTGRES_PAGE_SIZE = 1000
+const POSTGRES_PAGE_SIZE = 250
 
 export interface Snapshot {
   /** Reads see one committed state of the database, whatever commits meanwhile. */
@@ -357,19 +357,49 @@ function openPostgres(url: string, pageSize: number): Database {
       .query<unknown[]>({ name, text: query.sql, values: [...query.parameters], rowMode: 'array' })
       .then((result) => result.rows.map((statement.toRow ??= rowBuilder(result.fields.map((f) => f.name)))))
   })
+  // A snapshot is a pooled connection of its own in a `repeatable read`, read-only transaction, behind a
+  // Kysely of its own whose prepared reads run as named statements with array rows, as above.
   snapshotOpeners.set(db, async () => {
-    const trx = await db
-      .startTransaction()
-      .setIsolationLevel('repeatable read')
-      .setAccessMode('read only')
-      .execute()
+    const client = await pool.connect()
+    try {
+      await client.query('begin isolation level repeatable read read only')
+    } catch (error) {
+      client.release(error as Error)
+      throw error
+    }
+    const onePool = {
+      connect: async () => ({
+        query: client.query.bind(client),
+        release: () => {},
+      }),
+      end: async () => {},
+    }
+    const snapshotDb = new Kysely<Db>({
+      dialect: new PostgresDialect({ pool: onePool as unknown as pg.Pool }),
+    })
+    directReaders.set(snapshotDb, (query) => {
+      if (query.query.kind !== 'SelectQueryNode') return undefined
+      let statement = statements.get(query.sql)
+      if (statement === undefined)
+        statements.set(query.sql, (statement = { name: `refdesk_${statements.size}` }))
+      const { name } = statement
+      return client
+        .query<unknown[]>({ name, text: query.sql, values: [...query.parameters], rowMode: 'array' })
+        .then((result) => result.rows.map((statement.toRow ??= rowBuilder(result.fields.map((f) => f.name)))))
+    })
     let released = false
     return {
-      snapshot: { db: trx, pageSize },
+      snapshot: { db: snapshotDb, pageSize },
       async release() {
         if (released) return
         released = true
-        await trx.rollback().execute()
+        try {
+          await client.query('rollback')
+          client.release()
+        } catch (error) {
+          // A connection that cannot end its transaction is not handed back to the pool.
+          client.release(error as Error)
+        }
       },
     }
   })
