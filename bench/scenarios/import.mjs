@@ -122,8 +122,11 @@ async function importCrews({ databaseUrl, rounds, crew }) {
       figures.rawCreate.push(rawCreate.ms)
       figures.rawUpsert.push(rawUpsert.ms)
     }
-    const target = '<= 2.0'
-    const check = (ratio) => ratio <= 2
+    // Issue 27: within 1.5x of the raw driver on SQLite; on PostgreSQL, whose baseline pays a round trip per
+    // row, below it (issues 5 and 22 asked for 2.0).
+    const postgres = service.database.url.startsWith('postgres')
+    const target = postgres ? '< 1.0' : '<= 1.5'
+    const check = (ratio) => (postgres ? ratio < 1 : ratio <= 1.5)
     return [
       entry({
         name,
