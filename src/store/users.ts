@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely'
 import { prepared } from './prepared.js'
 import type { Db, UserRow } from './tables.js'
 
-const userById = prepared((db, p: { id: string }) => db.selectFrom('users').selectAll().where('id', '=', p.id))
+const userById = prepared((db, p: { id: string }) =>
+  db.selectFrom('users').selectAll().where('id', '=', p.id),
+)
 
 export function findUser(db: Kysely<Db>, id: string): Promise<UserRow | undefined> {
   return userById.takeFirst(db, { id })
