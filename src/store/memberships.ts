@@ -105,11 +105,6 @@ export async function deleteMembership(db: Kysely<Db>, id: string): Promise<void
   await db.deleteFrom('memberships').where('id', '=', id).execute()
 }
 
-/**
- * The membership read under a row lock (PostgreSQL): `share` for a claim that relies on it being approved,
- * `update` for a change to it. A claim and a removal or denial of the same official thus serialize, and
- * the later one sees the earlier one's outcome.
- */
 const lockedMembership = (mode: 'share' | 'update') =>
   prepared((db, p: { leagueId: string; userId: string }) => {
     const query = db
@@ -123,6 +118,11 @@ const lockedMembership = (mode: 'share' | 'update') =>
 const membershipShared = lockedMembership('share')
 const membershipForUpdate = lockedMembership('update')
 
+/**
+ * The membership read under a row lock (PostgreSQL): `share` for a claim that relies on it being approved,
+ * `update` for a change to it. A claim and a removal or denial of the same official thus serialize, and
+ * the later one sees the earlier one's outcome.
+ */
 export function lockMembership(
   trx: Transaction<Db>,
   leagueId: string,

@@ -245,12 +245,6 @@ export async function insertPositions(
   await insertRows(db, 'positions', POSITION_COLUMNS, rows)
 }
 
-/**
- * The games' positions in creation order, locked until the transaction ends (on PostgreSQL; SQLite's
- * IMMEDIATE transactions already hold the one writer lock). Whoever changes a game's positions takes
- * this first, so concurrent writers queue per game and each status rollup reads settled rows. Rows are
- * locked in `seq` order, the same for every caller, so two writers spanning several games never deadlock.
- */
 const claimSightInScope = prepared((db, p: ScopeParams & { gameId: string; userId: string }) =>
   db
     .selectFrom('games')
@@ -292,12 +286,17 @@ const positionsLocked = prepared((db, p: { gameIds: readonly string[] }) => {
   return isPostgres(db) ? query.forUpdate() : query
 })
 
+/**
+ * The games' positions in creation order, locked until the transaction ends (on PostgreSQL; SQLite's
+ * IMMEDIATE transactions already hold the one writer lock). Whoever changes a game's positions takes
+ * this first, so concurrent writers queue per game and each status rollup reads settled rows. Rows are
+ * locked in `seq` order, the same for every caller, so two writers spanning several games never deadlock.
+ */
 export function lockPositions(trx: Transaction<Db>, gameIds: readonly string[]): Promise<PositionRow[]> {
   if (gameIds.length === 0) return Promise.resolve([])
   return positionsLocked.execute(trx, { gameIds })
 }
 
-/** open → claimed only while still open; false means another claim got there first. */
 const claimedIfOpen = prepared((db, p: { id: string; at: string }) =>
   db
     .updateTable('positions')
@@ -307,6 +306,7 @@ const claimedIfOpen = prepared((db, p: { id: string; at: string }) =>
     .returning('id'),
 )
 
+/** open → claimed only while still open; false means another claim got there first. */
 export async function claimIfOpen(db: Kysely<Db>, id: string, at: string): Promise<boolean> {
   return (await claimedIfOpen.execute(db, { id, at })).length > 0
 }
