@@ -33,12 +33,13 @@ describe('the key lookup', () => {
     dir = undefined
   })
 
-  async function seedKey(): Promise<{ id: string; hash: string }> {
+  const newHash = () => createHash('sha256').update(newId()).digest('hex')
+
+  async function seedKey(db = serving.db, hash = newHash()): Promise<{ id: string; hash: string }> {
     const source = uniqueSource()
-    const organizerId = await seedUser(serving.db, { source })
-    const hash = createHash('sha256').update(newId()).digest('hex')
+    const organizerId = await seedUser(db, { source })
     const id = newId()
-    await serving.db
+    await db
       .insertInto('api_keys')
       .values({
         id,
@@ -73,23 +74,9 @@ describe('the key lookup', () => {
   })
 
   it('finds a key issued by another connection after a lookup missed it', async () => {
-    const hash = createHash('sha256').update(newId()).digest('hex')
+    const hash = newHash()
     expect(await findKeyByHash(serving.db, hash)).toBeUndefined()
-    const source = uniqueSource()
-    const organizerId = await seedUser(other.db, { source })
-    await other.db
-      .insertInto('api_keys')
-      .values({
-        id: newId(),
-        source,
-        name: '',
-        key_hash: hash,
-        organizer_id: organizerId,
-        created_at: isoNow(systemClock),
-        revoked_at: null,
-        last_used_at: null,
-      })
-      .execute()
+    await seedKey(other.db, hash)
     expect((await findKeyByHash(serving.db, hash))?.key_hash).toBe(hash)
   })
 })
