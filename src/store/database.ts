@@ -55,7 +55,7 @@ export interface OpenOptions {
    */
   readonly create?: boolean
   /**
-   * Games per page when a big list is read from a snapshot (`openSnapshot`): 100 on SQLite, 1,000 on PostgreSQL. Tests lower it
+   * Games per page when a big list is read from a snapshot (`openSnapshot`): 100 on SQLite, 250 on PostgreSQL. Tests lower it
    * to read a few games in several pages.
    */
   readonly snapshotPageSize?: number
@@ -347,16 +347,22 @@ function openPostgres(url: string, pageSize: number): Database {
   // Rows come as arrays and are built by one compiled literal per statement, as on SQLite: pg would build
   // each row object by copying a template and setting every field by name.
   const statements = new Map<string, { name: string; toRow?: (row: unknown[]) => Record<string, unknown> }>()
-  directReaders.set(db, (query) => {
-    if (query.query.kind !== 'SelectQueryNode') return undefined
-    let statement = statements.get(query.sql)
-    if (statement === undefined)
-      statements.set(query.sql, (statement = { name: `refdesk_${statements.size}` }))
-    const { name } = statement
-    return pool
-      .query<unknown[]>({ name, text: query.sql, values: [...query.parameters], rowMode: 'array' })
-      .then((result) => result.rows.map((statement.toRow ??= rowBuilder(result.fields.map((f) => f.name)))))
-  })
+  const namedReader =
+    (run: (config: pg.QueryArrayConfig) => Promise<pg.QueryArrayResult>): DirectReader =>
+    (query) => {
+      if (query.query.kind !== 'SelectQueryNode') return undefined
+      let statement = statements.get(query.sql)
+      if (statement === undefined)
+        statements.set(query.sql, (statement = { name: `refdesk_${statements.size}` }))
+      const { name } = statement
+      return run({ name, text: query.sql, values: [...query.parameters], rowMode: 'array' }).then((result) =>
+        result.rows.map((statement.toRow ??= rowBuilder(result.fields.map((f) => f.name)))),
+      )
+    }
+  directReaders.set(
+    db,
+    namedReader((config) => pool.query(config)),
+  )
   // A snapshot is a pooled connection of its own in a `repeatable read`, read-only transaction, behind a
   // Kysely of its own whose prepared reads run as named statements with array rows, as above.
   snapshotOpeners.set(db, async () => {
@@ -377,16 +383,10 @@ function openPostgres(url: string, pageSize: number): Database {
     const snapshotDb = new Kysely<Db>({
       dialect: new PostgresDialect({ pool: onePool as unknown as pg.Pool }),
     })
-    directReaders.set(snapshotDb, (query) => {
-      if (query.query.kind !== 'SelectQueryNode') return undefined
-      let statement = statements.get(query.sql)
-      if (statement === undefined)
-        statements.set(query.sql, (statement = { name: `refdesk_${statements.size}` }))
-      const { name } = statement
-      return client
-        .query<unknown[]>({ name, text: query.sql, values: [...query.parameters], rowMode: 'array' })
-        .then((result) => result.rows.map((statement.toRow ??= rowBuilder(result.fields.map((f) => f.name)))))
-    })
+    directReaders.set(
+      snapshotDb,
+      namedReader((config) => client.query(config)),
+    )
     let released = false
     return {
       snapshot: { db: snapshotDb, pageSize },
