@@ -81,28 +81,19 @@ async function writeSliced(schema: ZodType, value: unknown, out: Chunks, clock: 
     await yieldIfDue(clock)
     return
   }
-  if (elementsAlone(schema) && isPages(value)) {
+  if (elementsAlone(schema) && (isPages(value) || Array.isArray(value))) {
     const element = schema.element as ZodType
+    // A long array is a list of one page.
+    const pages: AsyncIterable<readonly unknown[]> | (readonly unknown[])[] = isPages(value) ? value : [value]
     out.write('[')
     let first = true
-    for await (const page of value)
+    for await (const page of pages)
       for (const item of page) {
         if (!first) out.write(',')
         first = false
         out.write(JSON.stringify(element.parse(item)))
         await yieldIfDue(clock)
       }
-    out.write(']')
-    return
-  }
-  if (elementsAlone(schema) && Array.isArray(value)) {
-    const element = schema.element as ZodType
-    out.write('[')
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.write(',')
-      out.write(JSON.stringify(element.parse(value[i])))
-      await yieldIfDue(clock)
-    }
     out.write(']')
     return
   }
