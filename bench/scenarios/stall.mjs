@@ -4,6 +4,7 @@
 // nothing else running, both measured in the same round. The other tenant's requests go out at a fixed
 // pace whatever the answers' latency (open loop), so a stalled event loop shows as the delay of every
 // request sent during the stall, not as one slow request.
+import { fork } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Pool } from 'undici'
 import { importGames, rawDriver, startServiceProcess } from '../lib/setup.mjs'
@@ -11,6 +12,7 @@ import { entry, quantile, summary } from '../lib/stats.mjs'
 import { claimEverything } from './growth.mjs'
 
 const PACE_MS = 20
+const BIG_LISTS = new URL('../lib/big-lists.mjs', import.meta.url)
 let dropped = 0
 
 /** GET `/api/v1{path}` over the pool, the body read to its last byte and never parsed. */
@@ -35,27 +37,36 @@ async function pacedReads(pool, authorization, path, ms) {
   return Promise.all(pending)
 }
 
-/** Fetches the big league's three lists one after the other until `stop()`. */
-function bigListLoop(pool, authorization, leagueId) {
-  let running = true
-  let fetched = 0
-  const paths = [`/leagues/${leagueId}`, `/leagues/${leagueId}/games`, `/leagues/${leagueId}/assignments`]
-  // An error stops the loop and is thrown by stop(), never left unhandled.
-  const done = (async () => {
-    while (running) {
-      await get(pool, authorization, paths[fetched % paths.length])
-      fetched++
-    }
-  })().catch((error) => {
-    running = false
-    return error
+/**
+ * The big-list client (bench/lib/big-lists.mjs) in a process of its own, fetching the big league's three
+ * lists one after the other between `start()` and `stop()` (which answers how many it fetched).
+ */
+async function bigListClient(origin, authorization, leagueId) {
+  const paths = ['', '/games', '/assignments'].map((tail) => `/api/v1/leagues/${leagueId}${tail}`)
+  const child = fork(BIG_LISTS, [origin, authorization, ...paths], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
+  const next = () =>
+    new Promise((resolve, reject) => {
+      child.once('message', resolve)
+      child.once('exit', (code) => reject(new Error(`stall: big-list client exited with ${code}`)))
+    })
+  await next()
   return {
+    async start() {
+      const started = next()
+      child.send('start')
+      await started
+    },
     async stop() {
-      running = false
-      const error = await done
-      if (error) throw error
+      const answer = next()
+      child.send('stop')
+      const { fetched, error } = await answer
+      if (error) throw new Error(error)
       return fetched
+    },
+    close() {
+      child.send('close')
     },
   }
 }
@@ -65,7 +76,7 @@ export async function stallScenario({ databaseUrl, rounds, games, seconds }) {
   const raw = rawDriver(service.database.url)
   // Keep-alive connections opened up front, so no request waits for a connect.
   const pool = new Pool(service.origin, { connections: 64 })
-  const bigPool = new Pool(service.origin, { connections: 1 })
+  let bigLists
   try {
     const big = service.api
     const league = await big.ok('POST', '/leagues', { name: `Stall ${games}` })
@@ -79,15 +90,16 @@ export async function stallScenario({ databaseUrl, rounds, games, seconds }) {
     const path = `/games/${gameId}`
     const reads = (ms) => pacedReads(pool, other.authorization, path, ms)
     await reads(500)
+    bigLists = await bigListClient(service.origin, service.authorization, league.id)
 
     const alone = []
     const loaded = []
     let fetched = 0
     for (let r = 0; r < rounds; r++) {
       alone.push(quantile(await reads(seconds * 1000), 0.99))
-      const loop = bigListLoop(bigPool, service.authorization, league.id)
+      await bigLists.start()
       loaded.push(quantile(await reads(seconds * 1000), 0.99))
-      fetched += await loop.stop()
+      fetched += await bigLists.stop()
     }
     if (fetched < rounds) throw new Error(`stall: only ${fetched} big lists fetched in ${rounds} rounds`)
     return [
@@ -118,7 +130,7 @@ export async function stallScenario({ databaseUrl, rounds, games, seconds }) {
     ]
   } finally {
     await pool.close()
-    await bigPool.close()
+    bigLists?.close()
     await raw.close()
     await service.close()
   }
