@@ -26,7 +26,12 @@ const INSERT_POSITION = `insert into positions (id, game_id, label, pay_cents, s
   values ($1, $2, $3, $4, $5, $6, $7)`
 const INSERT_EVENT = `insert into outbox_events (id, event, league_id, data, created_at) values ($1, $2, $3, $4, $5)`
 
-async function rawBatch(raw, leagueId, source, items, create, crew) {
+/**
+ * The raw side writes the same rows as the service: each event's data is the game as the spec's `game.created`
+ * carries it (every field, its positions included), so both sides write events of the same size. An upsert's
+ * positions are the ones this driver created for that game, kept in `crews` (no read).
+ */
+async function rawBatch(raw, leagueId, source, items, create, crew, crews) {
   const at = new Date().toISOString()
   await raw.transaction(async (exec) => {
     for (const item of items) {
@@ -36,24 +41,39 @@ async function rawBatch(raw, leagueId, source, items, create, crew) {
       const values = [randomUUID(), leagueId, source, item.externalId, item.sport, startsAt, endsAt]
       const row = [...values, item.location, null, null, 'open', at, at]
       const game = {
-        id: row[0],
         leagueId,
+        id: row[0],
         sport: item.sport,
         startsAt,
+        durationMinutes: GAME_MINUTES,
+        endsAt,
         location: item.location,
         status: 'open',
+        latitude: null,
+        longitude: null,
+        source,
+        externalId: item.externalId,
+        positions: [],
       }
       if (create) {
         await exec(INSERT_GAME, row)
-        game.positions = []
         for (const label of crew) {
           const position = [randomUUID(), game.id, label, 4500, 'open', at, at]
           await exec(INSERT_POSITION, position)
-          game.positions.push({ id: position[0], label, payCents: 4500, payDollars: 45, status: 'open' })
+          game.positions.push({
+            id: position[0],
+            label,
+            payCents: 4500,
+            payDollars: 45,
+            status: 'open',
+            minLevel: null,
+          })
         }
+        crews.set(item.externalId, game.positions)
       } else {
         const [written] = await exec(UPSERT_GAME, row)
         game.id = written.id
+        game.positions = crews.get(item.externalId)
       }
       await exec(INSERT_EVENT, [`evt_${randomUUID()}`, 'game.created', leagueId, JSON.stringify(game), at])
     }
@@ -97,16 +117,17 @@ async function importCrews({ databaseUrl, rounds, crew }) {
       return timed(fn)
     }
     const figures = { create: [], upsert: [], rawCreate: [], rawUpsert: [] }
+    const crews = new Map()
     for (let r = -1; r < rounds; r++) {
       const http = JSON.stringify({ games: items(`http-${r}`) })
       const direct = items(`raw-${r}`)
       const create = await measure(() => post(http))
       const upsert = await measure(() => post(http))
       const rawCreate = await measure(() =>
-        rawBatch(raw, league.id, service.issued.source, direct, true, crew),
+        rawBatch(raw, league.id, service.issued.source, direct, true, crew, crews),
       )
       const rawUpsert = await measure(() =>
-        rawBatch(raw, league.id, service.issued.source, direct, false, crew),
+        rawBatch(raw, league.id, service.issued.source, direct, false, crew, crews),
       )
       if (r < 0) {
         // Warm-up: the answers are what the issue describes, the upserts naming the games just created.

@@ -206,8 +206,9 @@ interface GameBefore {
 }
 
 /**
- * Games whose start, length or place changed (already written): each holder gets `changed`; where the start moved,
- * waiting reminders move with it. A holder already reminded gets a new reminder only if the new one is
+ * Games whose start, length or place changed (already written): each holder gets `changed`, and their waiting
+ * reminder moves with the game (the same row, due at the new time, saying the new time and place), or is
+ * dropped once the game has started. A holder already reminded gets a new reminder only if the new one is
  * still ahead: otherwise their `changed` mail already says when the game is.
  */
 export async function notifyChanged(
@@ -224,14 +225,34 @@ export async function notifyChanged(
   const reminderMs = deps.limits.reminderHours * HOUR_MS
   const remindAtOf = (h: { starts_at: string }) =>
     new Date(Date.parse(h.starts_at) - reminderMs).toISOString()
-  // Whether a holder was reminded already matters only where the moved reminder would be due by now: only
-  // those games' reminders are read (a reschedule of future games reads none).
-  const dueGames = new Set(holders.filter((h) => remindAtOf(h) <= at).map((h) => h.game_id))
-  const moved = dueGames.size === 0 ? [] : await store.listReminders(trx, [...dueGames])
-  const reminded = new Set(
-    moved.filter((r) => r.status === 'sent').map((r) => `${r.position_id}:${r.user_id}`),
+  // Only held games have waiting reminders; each holder's row says how its game now stands.
+  const games = [...new Map(holders.map((h) => [h.game_id, h])).values()]
+  await store.dropReminders(trx, {
+    gameIds: games.filter((g) => g.starts_at <= at).map((g) => g.game_id),
+  })
+  const moves = games
+    .filter((g) => g.starts_at > at)
+    .map((g) => {
+      const remindAt = remindAtOf(g)
+      return {
+        gameId: g.game_id,
+        dueAt: remindAt > at ? remindAt : at,
+        sport: g.sport,
+        startsAt: g.starts_at,
+        durationMinutes: minutesBetween(g.starts_at, g.ends_at),
+        location: g.location,
+      }
+    })
+  const holderKey = (r: { position_id: string | null; user_id: string | null }) =>
+    `${r.position_id}:${r.user_id}`
+  const waiting = new Set((await store.moveReminders(trx, moves)).map(holderKey))
+  // Whether a holder without a waiting reminder was reminded already matters only where a new reminder
+  // would be due by now: only those games' reminders are read (a reschedule of future games reads none).
+  const dueGames = new Set(
+    holders.filter((h) => !waiting.has(holderKey(h)) && remindAtOf(h) <= at).map((h) => h.game_id),
   )
-  await store.dropReminders(trx, { gameIds: [...byGame.keys()] })
+  const sent = dueGames.size === 0 ? [] : await store.listReminders(trx, [...dueGames])
+  const reminded = new Set(sent.filter((r) => r.status === 'sent').map(holderKey))
   const items: NotificationItem[] = []
   for (const h of holders) {
     const before = byGame.get(h.game_id)
@@ -246,7 +267,8 @@ export async function notifyChanged(
         location: before.location,
       },
     })
-    if (!reminded.has(`${h.position_id}:${h.user_id}`) || remindAtOf(h) > at)
+    const key = holderKey(h)
+    if (!waiting.has(key) && (!reminded.has(key) || remindAtOf(h) > at))
       items.push({ kind: 'reminder', ...ref })
   }
   await queueWithContexts(trx, deps, at, items, holders)

@@ -11,7 +11,7 @@ import type { Caller } from './caller.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
-import { officialView } from './officials.js'
+import { enrolOfficial } from './officials.js'
 import { requireOrganizedLeague, type OrganizedLeague } from './organized-leagues.js'
 import { toOfficial } from './views.js'
 
@@ -53,21 +53,12 @@ export async function addOfficial(
       }))
     const existing = await memberships.lockMembership(trx, league.id, user.id, 'update')
     if (user.id === league.organizer_id || existing?.role === 'organizer') fail('user_is_organizer')
-    const row = {
-      id: newId(),
-      league_id: league.id,
-      user_id: user.id,
-      role: 'official' as const,
-      status: 'approved' as const,
-      created_at: at,
-      updated_at: at,
+    return enrolOfficial(trx, league.id, user, {
+      status: 'approved',
       level: input.level,
-    }
-    const membership = await memberships.upsertMembership(trx, row, true)
-    const official = officialView(membership, user)
-    const event = existing ? 'official.approved' : 'official.joined'
-    await recordEvents(trx, [domainEvent(event, league.id, { official })], at)
-    return official
+      setLevel: true,
+      at,
+    })
   })
 }
 

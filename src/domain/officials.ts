@@ -2,20 +2,16 @@
 // upsert on the user's (source, externalId)) and remove them; the in-app organizer denies them.
 import type { Transaction } from 'kysely'
 import type { Official, UpsertOfficialInput } from '../schemas/officials.js'
-import * as claims from '../store/claims.js'
 import * as memberships from '../store/memberships.js'
-import type { Db, MembershipRow, UserRow } from '../store/tables.js'
+import type { Db, UserRow } from '../store/tables.js'
 import * as users from '../store/users.js'
-import { releaseClaim } from './assignments.js'
-import { releaseUpcomingClaims } from './releases.js'
-import { lockGames } from './game-locks.js'
+import { releaseHeldPositions, releaseUpcomingClaims } from './releases.js'
 import { isoNow, newId } from '../clock.js'
 import { requireLeague } from './access.js'
 import { checkSource, writeSource, type Caller } from './caller.js'
 import type { Deps } from './deps.js'
 import { fail } from './errors.js'
 import { domainEvent, recordEvents } from './events.js'
-import { refreshGameStatus } from './game-status.js'
 import { notifyReleased } from './notifications.js'
 import { toOfficial } from './views.js'
 
@@ -57,23 +53,49 @@ export async function upsertOfficial(
       { ...(email !== undefined && { email }), ...(input.name !== undefined && { name: input.name }) },
     )
     if (user.id === league.organizer_id) fail('user_is_organizer')
-    const row = {
-      id: newId(),
-      league_id: league.id,
-      user_id: user.id,
-      role: 'official' as const,
-      status: input.status === 'pending' ? ('pending' as const) : ('approved' as const),
-      created_at: at,
-      updated_at: at,
-      level: input.level ?? null,
-    }
     // A re-post without `level` keeps the stored one, as the other upserts keep what they omit.
-    const membership = await memberships.upsertMembership(trx, row, input.level !== undefined)
-    const official = officialView(membership, user)
-    const event = membership.id === row.id ? 'official.joined' : 'official.approved'
-    await recordEvents(trx, [domainEvent(event, league.id, { official })], at)
-    return official
+    return enrolOfficial(trx, league.id, user, {
+      status: input.status === 'pending' ? 'pending' : 'approved',
+      level: input.level ?? null,
+      setLevel: input.level !== undefined,
+      at,
+    })
   })
+}
+
+/**
+ * Makes the user an official of the league with this status (and level, when `setLevel`), or updates their
+ * membership: a new one emits `official.joined`, an existing one `official.approved`. The caller has ruled
+ * out the league's organizer.
+ */
+export async function enrolOfficial(
+  trx: Transaction<Db>,
+  leagueId: string,
+  user: UserRow,
+  membership: { status: 'pending' | 'approved'; level: number | null; setLevel: boolean; at: string },
+): Promise<Official> {
+  const { status, level, setLevel, at } = membership
+  const row = {
+    id: newId(),
+    league_id: leagueId,
+    user_id: user.id,
+    role: 'official' as const,
+    status,
+    created_at: at,
+    updated_at: at,
+    level,
+  }
+  const stored = await memberships.upsertMembership(trx, row, setLevel)
+  const official = toOfficial({
+    ...stored,
+    name: user.name,
+    email: user.email,
+    external_id: user.external_id,
+    source: user.source,
+  })
+  const event = stored.id === row.id ? 'official.joined' : 'official.approved'
+  await recordEvents(trx, [domainEvent(event, leagueId, { official })], at)
+  return official
 }
 
 /**
@@ -96,7 +118,9 @@ export async function removeOfficial(
       (await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'),
     )
     const at = isoNow(deps.clock)
-    const reopenedPositionIds = await releaseAllClaims(trx, league.id, userId, at)
+    const reopenedPositionIds = (await releaseHeldPositions(trx, league.id, userId, at, () => true)).map(
+      (r) => r.positionId,
+    )
     const released = reopenedPositionIds.map((positionId) => ({ positionId, userId }))
     await notifyReleased(trx, deps, at, released, 'unassigned')
     await memberships.deleteMembership(trx, membership.id)
@@ -157,33 +181,5 @@ export async function approveOfficial(
       await recordEvents(trx, [domainEvent('official.approved', league.id, { official })], at)
     }
     return official
-  })
-}
-
-async function releaseAllClaims(
-  trx: Transaction<Db>,
-  leagueId: string,
-  userId: string,
-  at: string,
-): Promise<string[]> {
-  const held = await claims.listClaimedPositions(trx, leagueId, userId)
-  const locked = await lockGames(trx, [...new Set(held.map((p) => p.game_id))])
-  // Read again under the lock: an unassign may have released one of them while we waited.
-  const stillHeld = await claims.listClaimedPositions(trx, leagueId, userId)
-  for (const game of locked.games) {
-    const mine = stillHeld.filter((p) => p.game_id === game.id)
-    for (const position of mine) await releaseClaim(trx, game, position.id, at)
-    if (mine.length > 0) await refreshGameStatus(trx, game, at)
-  }
-  return stillHeld.map((p) => p.id)
-}
-
-export function officialView(membership: MembershipRow, user: UserRow): Official {
-  return toOfficial({
-    ...membership,
-    name: user.name,
-    email: user.email,
-    external_id: user.external_id,
-    source: user.source,
   })
 }

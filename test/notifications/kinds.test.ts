@@ -37,7 +37,7 @@ describe('notification kinds', () => {
   const reminders = (gameId: string) =>
     t.deps.db
       .selectFrom('notifications')
-      .select(['status', 'due_at'])
+      .select(['status', 'due_at', 'payload'])
       .where('game_id', '=', gameId)
       .where('kind', '=', 'reminder')
       .orderBy('seq')
@@ -57,10 +57,15 @@ describe('notification kinds', () => {
     expect(lines).toContain('Where: Field 1')
     expect(lines).toContain('-- ')
     expect(changed!.html).toContain('<s style="color:#6b7280;">Wed, May 1, 2030, 2:00 PM EDT</s>')
-    expect(await reminders(game.id)).toEqual([
-      { status: 'dropped', due_at: '2030-04-30T18:00:00.000Z' },
-      { status: 'pending', due_at: '2030-05-01T18:00:00.000Z' },
-    ])
+    // The same reminder, moved: due a day before the new start, and its mail says the new time.
+    const [reminder, ...others] = await reminders(game.id)
+    expect(others).toEqual([])
+    expect(reminder).toMatchObject({ status: 'pending', due_at: '2030-05-01T18:00:00.000Z' })
+    expect(JSON.parse(reminder!.payload)).toMatchObject({
+      startsAt: '2030-05-02T18:00:00.000Z',
+      durationMinutes: 90,
+      location: 'Field 1',
+    })
   })
 
   it('changed (upsert-update of location); nothing for an unchanged re-post', async () => {
@@ -185,6 +190,22 @@ describe('notification kinds', () => {
     expect((await reminders(game.id)).map((r) => r.status)).toEqual(['sent'])
   })
 
+  it('a moved reminder is mailed once, at its new time, saying the new time', async () => {
+    const { p, ann, game } = await held()
+    const mine = async () => (await subjects()).filter(([to]) => to === ann)
+    await p.patch(`/games/${game.id}`, { startsAt: '2030-05-02T18:00:00Z', location: 'Field 7' })
+    await mail.flush()
+    mail.received.length = 0
+    mail.clock.set('2030-04-30T18:00:00.000Z')
+    await mail.flush()
+    expect(await mine()).toEqual([])
+    mail.clock.set('2030-05-01T18:00:00.000Z')
+    await mail.flush()
+    expect(await mine()).toEqual([[ann, 'Reminder: soccer, Thu, May 2, 6:00 PM UTC']])
+    const [reminder] = (await mail.mails()).filter((m) => m.to === ann)
+    expect(reminder!.text).toContain('Where: Field 7')
+  })
+
   it('changed after the reminder went out: no second reminder for a start already inside the window, a new one for a later start', async () => {
     const { p, game } = await held()
     mail.clock.set('2030-04-30T18:00:00.000Z')
@@ -195,7 +216,7 @@ describe('notification kinds', () => {
     expect((await p.patch(`/games/${game.id}`, { startsAt: soon })).status).toBe(200)
     expect((await reminders(game.id)).map((r) => r.status)).toEqual(['sent'])
     expect((await p.patch(`/games/${game.id}`, { startsAt: '2030-05-03T18:00:00.000Z' })).status).toBe(200)
-    expect(await reminders(game.id)).toEqual([
+    expect((await reminders(game.id)).map(({ status, due_at }) => ({ status, due_at }))).toEqual([
       { status: 'sent', due_at: '2030-04-30T18:00:00.000Z' },
       { status: 'pending', due_at: '2030-05-02T18:00:00.000Z' },
     ])
