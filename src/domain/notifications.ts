@@ -230,22 +230,10 @@ export async function notifyChanged(
   await store.dropReminders(trx, {
     gameIds: games.filter((g) => g.starts_at <= at).map((g) => g.game_id),
   })
-  const moves = games
-    .filter((g) => g.starts_at > at)
-    .map((g) => {
-      const remindAt = remindAtOf(g)
-      return {
-        gameId: g.game_id,
-        dueAt: remindAt > at ? remindAt : at,
-        sport: g.sport,
-        startsAt: g.starts_at,
-        durationMinutes: minutesBetween(g.starts_at, g.ends_at),
-        location: g.location,
-      }
-    })
   const holderKey = (r: { position_id: string | null; user_id: string | null }) =>
     `${r.position_id}:${r.user_id}`
-  const waiting = new Set((await store.moveReminders(trx, moves)).map(holderKey))
+  const upcoming = games.filter((g) => g.starts_at > at).map((g) => g.game_id)
+  const waiting = new Set((await store.moveReminders(trx, upcoming, { at, reminderMs })).map(holderKey))
   // Whether a holder without a waiting reminder was reminded already matters only where a new reminder
   // would be due by now: only those games' reminders are read (a reschedule of future games reads none).
   const dueGames = new Set(

@@ -4,7 +4,7 @@
 // table for their time; moving a game moves them in place, cancelling it drops them. The wake-up mirrors the webhook outbox's
 // on a channel of its own, so a notification never wakes the webhook dispatcher and the reverse.
 import { EventEmitter } from 'node:events'
-import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely'
+import { sql, type Kysely, type Transaction } from 'kysely'
 import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import { listenOnChannel, type Listener } from './outbox.js'
@@ -186,57 +186,44 @@ export async function dropReminders(
     .execute()
 }
 
-/** A waiting reminder's game as it now is, and when the reminder falls due for it. */
-export interface ReminderMove {
-  gameId: string
-  dueAt: string
-  sport: string
-  startsAt: string
-  durationMinutes: number
-  location: string
-}
-
-/** SQLite's statement for one game: its UPDATE … FROM a 500-row VALUES list runs four times slower than these. */
-const MOVE_GAME_REMINDERS = `update notifications
-  set due_at = ?, lease_owner = null, lease_until = null,
-    payload = json_set(payload, '$.sport', ?, '$.startsAt', ?, '$.durationMinutes', ?, '$.location', ?)
-  where game_id = ? and kind = 'reminder' and status = 'pending'
-  returning position_id, user_id`
-
 type Holder = { position_id: string; user_id: string }
 
 /**
- * Moves the waiting reminders of these games in place: due at their game's new reminder time, their payload
- * naming the game as it now is (the sender mails what the payload says), their lease released so a send in
- * flight settles nothing. Answers whose reminders moved.
+ * Moves the waiting reminders of these games (already rewritten) in place: due `reminderMs` before the game's
+ * start, or at `at` when that has passed, their payload naming the game as it now is (the sender mails what
+ * the payload says), their lease released so a send in flight settles nothing. One statement per 500 games,
+ * the values read from the games themselves: on SQLite, 500 single-game statements or an UPDATE … FROM a
+ * VALUES list cost more than the reminders they move. Answers whose reminders moved.
  */
-export async function moveReminders(trx: Transaction<Db>, moves: readonly ReminderMove[]): Promise<Holder[]> {
+export async function moveReminders(
+  trx: Transaction<Db>,
+  gameIds: readonly string[],
+  move: { at: string; reminderMs: number },
+): Promise<Holder[]> {
+  const postgres = isPostgres(trx)
+  const seconds = move.reminderMs / 1000
+  // The same instants and lengths JavaScript's toISOString and minute arithmetic give.
+  const dueAt = postgres
+    ? sql`greatest(to_char((g.starts_at::timestamptz - make_interval(secs => ${seconds})) at time zone 'UTC',
+        'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ${move.at})`
+    : sql`max(strftime('%Y-%m-%dT%H:%M:%fZ', g.starts_at, ${`-${seconds} seconds`}), ${move.at})`
+  const minutes = postgres
+    ? sql`(extract(epoch from g.ends_at::timestamptz - g.starts_at::timestamptz) / 60)::integer`
+    : sql`(strftime('%s', g.ends_at) - strftime('%s', g.starts_at)) / 60`
+  const payload = postgres
+    ? sql`(notifications.payload::jsonb || jsonb_build_object('sport', g.sport, 'startsAt', g.starts_at,
+        'durationMinutes', ${minutes}, 'location', g.location))::text`
+    : sql`json_set(notifications.payload, '$.sport', g.sport, '$.startsAt', g.starts_at,
+        '$.durationMinutes', ${minutes}, '$.location', g.location)`
   const moved: Holder[] = []
-  if (!isPostgres(trx)) {
-    for (const m of moves) {
-      const params = [m.dueAt, m.sport, m.startsAt, m.durationMinutes, m.location, m.gameId]
-      moved.push(...(await trx.executeQuery<Holder>(CompiledQuery.raw(MOVE_GAME_REMINDERS, params))).rows)
-    }
-    return moved
-  }
-  for (let start = 0; start < moves.length; start += 500) {
-    const values = sql.join(
-      moves
-        .slice(start, start + 500)
-        .map(
-          (m) =>
-            sql`(${m.gameId}, ${m.dueAt}, ${m.sport}, ${m.startsAt}, cast(${m.durationMinutes} as integer), ${m.location})`,
-        ),
-    )
+  for (let start = 0; start < gameIds.length; start += 500) {
+    const ids = gameIds.slice(start, start + 500)
     const { rows } = await sql<Holder>`
-      with v (game_id, due_at, sport, starts_at, duration_minutes, location) as (values ${values})
       update notifications
-      set due_at = v.due_at, lease_owner = null, lease_until = null,
-        payload = (notifications.payload::jsonb || jsonb_build_object('sport', v.sport, 'startsAt', v.starts_at,
-          'durationMinutes', v.duration_minutes, 'location', v.location))::text
-      from v
-      where notifications.game_id = v.game_id and notifications.kind = 'reminder'
-        and notifications.status = 'pending'
+      set due_at = ${dueAt}, payload = ${payload}, lease_owner = null, lease_until = null
+      from games g
+      where g.id = notifications.game_id and notifications.game_id in (${sql.join(ids)})
+        and notifications.kind = 'reminder' and notifications.status = 'pending'
       returning notifications.position_id, notifications.user_id`.execute(trx)
     moved.push(...rows)
   }

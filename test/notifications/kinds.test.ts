@@ -206,6 +206,17 @@ describe('notification kinds', () => {
     expect(reminder!.text).toContain('Where: Field 7')
   })
 
+  it('a reminder moved inside its window is due at once, and stays one row', async () => {
+    const { p, game } = await held()
+    const soon = new Date(t.deps.clock.now() + 2 * 3_600_000).toISOString()
+    expect((await p.patch(`/games/${game.id}`, { startsAt: soon })).status).toBe(200)
+    const [reminder, ...others] = await reminders(game.id)
+    expect(others).toEqual([])
+    expect(reminder!.status).toBe('pending')
+    expect(reminder!.due_at <= new Date(t.deps.clock.now()).toISOString()).toBe(true)
+    expect(JSON.parse(reminder!.payload)).toMatchObject({ startsAt: soon, durationMinutes: 90 })
+  })
+
   it('changed after the reminder went out: no second reminder for a start already inside the window, a new one for a later start', async () => {
     const { p, game } = await held()
     mail.clock.set('2030-04-30T18:00:00.000Z')
