@@ -1,7 +1,8 @@
 // Releasing an official's upcoming games at once (the organizer's Deny with "Also release their upcoming
 // games"): each claimed position of a game yet to start goes back to open like an unassign, with its
 // `position.released` event and the official's `unassigned` mail. Games under way or past keep their claims:
-// those are records of who worked.
+// those are records of who worked. A removal from the league (officials.ts) releases every held position
+// through the same `releaseHeldPositions`, under its own `official.removed` event.
 import type { Transaction } from 'kysely'
 import * as claims from '../store/claims.js'
 import type { ClaimWithUser } from '../store/positions.js'
