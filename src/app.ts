@@ -193,6 +193,7 @@ export function startNotifications(
     database: runtime.database,
     settings,
     paths: NOTIFICATION_PATHS,
+    reminderHours: runtime.deps.limits.reminderHours,
     clock: options.clock ?? runtime.deps.clock,
     ...(options.log && { log: options.log }),
     ...(options.transport && { transport: options.transport }),

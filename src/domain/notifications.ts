@@ -206,10 +206,12 @@ interface GameBefore {
 }
 
 /**
- * Games whose start, length or place changed (already written): each holder gets `changed`, and their waiting
- * reminder moves with the game (the same row, due at the new time, saying the new time and place), or is
- * dropped once the game has started. A holder already reminded gets a new reminder only if the new one is
- * still ahead: otherwise their `changed` mail already says when the game is.
+ * Games whose start, length or place changed (already written): each holder gets `changed`. A waiting reminder
+ * is written again only when its game moved earlier, so that it comes sooner; one of a game moved later stays
+ * where it is, and the sender, finding it due before its game's window, re-arms it. Every reminder says its
+ * game as it stands when sent. Reminders of a game that has started are dropped. A holder already reminded
+ * gets a new reminder only if the new one is still ahead: otherwise their `changed` mail already says when the
+ * game is.
  */
 export async function notifyChanged(
   trx: Transaction<Db>,
@@ -230,17 +232,20 @@ export async function notifyChanged(
   await store.dropReminders(trx, {
     gameIds: games.filter((g) => g.starts_at <= at).map((g) => g.game_id),
   })
+  const upcoming = games.filter((g) => g.starts_at > at)
+  await store.moveReminders(
+    trx,
+    upcoming.filter((g) => g.starts_at < byGame.get(g.game_id)!.startsAt).map((g) => g.game_id),
+    { at, reminderMs },
+  )
   const holderKey = (r: { position_id: string | null; user_id: string | null }) =>
     `${r.position_id}:${r.user_id}`
-  const upcoming = games.filter((g) => g.starts_at > at).map((g) => g.game_id)
-  const waiting = new Set((await store.moveReminders(trx, upcoming, { at, reminderMs })).map(holderKey))
-  // Whether a holder without a waiting reminder was reminded already matters only where a new reminder
-  // would be due by now: only those games' reminders are read (a reschedule of future games reads none).
-  const dueGames = new Set(
-    holders.filter((h) => !waiting.has(holderKey(h)) && remindAtOf(h) <= at).map((h) => h.game_id),
+  const kept = await store.listReminders(
+    trx,
+    upcoming.map((g) => g.game_id),
   )
-  const sent = dueGames.size === 0 ? [] : await store.listReminders(trx, [...dueGames])
-  const reminded = new Set(sent.filter((r) => r.status === 'sent').map(holderKey))
+  const waiting = new Set(kept.filter((r) => r.status === 'pending').map(holderKey))
+  const reminded = new Set(kept.filter((r) => r.status === 'sent').map(holderKey))
   const items: NotificationItem[] = []
   for (const h of holders) {
     const before = byGame.get(h.game_id)

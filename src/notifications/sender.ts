@@ -13,7 +13,7 @@ import { systemClock, type Clock } from '../clock.js'
 import type { NotificationKindName, NotificationPayload } from '../schemas/notifications.js'
 import type { Database } from '../store/database.js'
 import * as store from '../store/notifications.js'
-import type { NotificationOutcome } from '../store/notifications.js'
+import type { NotificationOutcome, PositionContextRow } from '../store/notifications.js'
 import type { Listener } from '../store/outbox.js'
 import type { NotificationRow } from '../store/tables.js'
 import { renderNotification, type RenderedMail } from './render.js'
@@ -53,6 +53,8 @@ export interface NotifierOptions {
   paths: NotificationPaths
   /** Default: SMTP at `settings.smtpUrl`, else none (notifications are marked unsent). */
   transport?: MailTransport
+  /** Hours before its game a reminder is due (`REFDESK_REMINDER_HOURS`). */
+  reminderHours: number
   /** Decides what is due (reminders); tests move it. */
   clock?: Clock
   log?: NotifierLog
@@ -98,6 +100,37 @@ export function startNotifier(options: NotifierOptions): Notifier {
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
+/** A row's outcome without an attempt: its due time and attempts unchanged. */
+const settled = (
+  row: NotificationRow,
+  lease: NotificationOutcome['lease'],
+  status: NotificationOutcome['status'],
+  lastError: string | null,
+): NotificationOutcome => ({
+  id: row.id,
+  lease,
+  status,
+  attempts: row.attempts,
+  lastError,
+  dueAt: row.due_at,
+  sentAt: null,
+})
+
+/** The payload with its game's time, length, place and names as they stand (a reminder's, read at send time). */
+function asItStands(payload: NotificationPayload, game: PositionContextRow | undefined): NotificationPayload {
+  if (!game) return payload
+  return {
+    ...payload,
+    label: game.label,
+    sport: game.sport,
+    startsAt: game.starts_at,
+    durationMinutes: Math.round((Date.parse(game.ends_at) - Date.parse(game.starts_at)) / 60_000),
+    location: game.location,
+    leagueName: game.league_name,
+    leagueTimeZone: game.league_time_zone,
+  }
+}
+
 class SendLoop {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
   private readonly db: NotifierOptions['database']['db']
@@ -109,6 +142,7 @@ class SendLoop {
   private readonly log: NotifierLog
   private readonly batch: number
   private readonly leaseMs: number
+  private readonly reminderMs: number
   private readonly listener: Listener
   private timer: NodeJS.Timeout | undefined
   private pumping: Promise<void> | undefined
@@ -124,6 +158,7 @@ class SendLoop {
     this.clock = options.clock ?? systemClock
     this.log = options.log ?? silent
     this.batch = this.settings.concurrency * 4
+    this.reminderMs = options.reminderHours * 3_600_000
     // Each mail of a batch may take the whole timeout, `concurrency` at a time.
     this.leaseMs =
       options.leaseMs ?? (this.batch / this.settings.concurrency + 1) * this.settings.timeoutMs + 1000
@@ -190,20 +225,17 @@ class SendLoop {
     const outcomes: NotificationOutcome[] = []
     const toSend: { row: NotificationRow; payload: NotificationPayload }[] = []
     const settle = (row: NotificationRow, status: NotificationOutcome['status'], lastError: string | null) =>
-      outcomes.push({
-        id: row.id,
-        lease,
-        status,
-        attempts: row.attempts,
-        lastError,
-        dueAt: row.due_at,
-        sentAt: null,
-      })
+      outcomes.push(settled(row, lease, status, lastError))
+    const games = await this.reminderGames(rows)
     for (const row of rows) {
-      const payload = JSON.parse(row.payload) as NotificationPayload
+      const payload = asItStands(JSON.parse(row.payload) as NotificationPayload, games.get(row.position_id))
+      const remindAt = Date.parse(payload.startsAt) - this.reminderMs
       if (off.has(`${row.email}\n${row.kind}`)) settle(row, 'skipped', 'opted_out')
       else if (row.kind === 'reminder' && Date.parse(payload.startsAt) <= now)
         settle(row, 'dropped', 'game_started')
+      else if (row.kind === 'reminder' && remindAt > now)
+        // Its game moved later since the reminder was written: it waits for the new time.
+        outcomes.push({ ...settled(row, lease, 'pending', row.last_error), dueAt: iso(remindAt) })
       else if (!this.transport) settle(row, 'unsent', 'smtp_not_configured')
       else toSend.push({ row, payload })
     }
@@ -213,6 +245,14 @@ class SendLoop {
       if (!recorded.has(o.id))
         this.log.warn({ notificationId: o.id }, 'notification lease lost before its outcome was recorded')
     return rows.length
+  }
+
+  /** The games of the batch's reminders as they stand now, by position: a reminder says its game as it is. */
+  private async reminderGames(
+    rows: readonly NotificationRow[],
+  ): Promise<Map<string | null, PositionContextRow>> {
+    const positionIds = rows.flatMap((r) => (r.kind === 'reminder' && r.position_id ? [r.position_id] : []))
+    return new Map((await store.listPositionContext(this.db, positionIds)).map((c) => [c.position_id, c]))
   }
 
   /** Mails the batch, `concurrency` at a time, each with a fresh unsubscribe token for its kind. */

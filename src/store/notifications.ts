@@ -201,48 +201,32 @@ export async function dropReminders(
     .execute()
 }
 
-type Holder = { position_id: string; user_id: string }
-
 /**
- * Moves the waiting reminders of these games (already rewritten) in place: due `reminderMs` before the game's
- * start, or at `at` when that has passed, their payload naming the game as it now is (the sender mails what
- * the payload says), their lease released so a send in flight settles nothing. One statement per 500 games,
- * the values read from the games themselves: on SQLite, 500 single-game statements or an UPDATE … FROM a
- * VALUES list cost more than the reminders they move. Answers whose reminders moved.
+ * Brings the waiting reminders of these games (already rewritten) forward: due `reminderMs` before the game's
+ * new start, or at `at` when that has passed, their lease released so a send in flight settles nothing. One
+ * statement per 500 games, the due times computed from the games themselves: on SQLite, 500 single-game
+ * statements or an UPDATE … FROM a VALUES list cost more than the reminders they move.
  */
 export async function moveReminders(
   trx: Transaction<Db>,
   gameIds: readonly string[],
   move: { at: string; reminderMs: number },
-): Promise<Holder[]> {
-  const postgres = isPostgres(trx)
+): Promise<void> {
   const seconds = move.reminderMs / 1000
-  // The same instants and lengths JavaScript's toISOString and minute arithmetic give.
-  const dueAt = postgres
+  // The same instants JavaScript's toISOString gives.
+  const dueAt = isPostgres(trx)
     ? sql`greatest(to_char((g.starts_at::timestamptz - make_interval(secs => ${seconds})) at time zone 'UTC',
         'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), ${move.at})`
     : sql`max(strftime('%Y-%m-%dT%H:%M:%fZ', g.starts_at, ${`-${seconds} seconds`}), ${move.at})`
-  const minutes = postgres
-    ? sql`(extract(epoch from g.ends_at::timestamptz - g.starts_at::timestamptz) / 60)::integer`
-    : sql`(strftime('%s', g.ends_at) - strftime('%s', g.starts_at)) / 60`
-  const payload = postgres
-    ? sql`(notifications.payload::jsonb || jsonb_build_object('sport', g.sport, 'startsAt', g.starts_at,
-        'durationMinutes', ${minutes}, 'location', g.location))::text`
-    : sql`json_set(notifications.payload, '$.sport', g.sport, '$.startsAt', g.starts_at,
-        '$.durationMinutes', ${minutes}, '$.location', g.location)`
-  const moved: Holder[] = []
   for (let start = 0; start < gameIds.length; start += 500) {
     const ids = gameIds.slice(start, start + 500)
-    const { rows } = await sql<Holder>`
+    await sql`
       update notifications
-      set due_at = ${dueAt}, payload = ${payload}, lease_owner = null, lease_until = null
+      set due_at = ${dueAt}, lease_owner = null, lease_until = null
       from games g
       where g.id = notifications.game_id and notifications.game_id in (${sql.join(ids)})
-        and notifications.kind = 'reminder' and notifications.status = 'pending'
-      returning notifications.position_id, notifications.user_id`.execute(trx)
-    moved.push(...rows)
+        and notifications.kind = 'reminder' and notifications.status = 'pending'`.execute(trx)
   }
-  return moved
 }
 
 export interface NotificationLeaseRequest {

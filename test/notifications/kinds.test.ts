@@ -43,7 +43,7 @@ describe('notification kinds', () => {
       .orderBy('seq')
       .execute()
 
-  it('changed (PATCH startsAt): old and new time in the recipient’s zone; the reminder moves', async () => {
+  it('changed (PATCH startsAt): old and new time in the recipient’s zone; the reminder of a later start waits', async () => {
     const { p, ann, game } = await held()
     await setTimeZone(t.deps, { email: ann }, 'America/New_York')
     await p.patch(`/games/${game.id}`, { startsAt: '2030-05-02T18:00:00Z' })
@@ -57,15 +57,11 @@ describe('notification kinds', () => {
     expect(lines).toContain('Where: Field 1')
     expect(lines).toContain('-- ')
     expect(changed!.html).toContain('<s style="color:#6b7280;">Wed, May 1, 2030, 2:00 PM EDT</s>')
-    // The same reminder, moved: due a day before the new start, and its mail says the new time.
+    // A later start writes nothing to the reminder: it is re-armed when its old time comes.
     const [reminder, ...others] = await reminders(game.id)
     expect(others).toEqual([])
-    expect(reminder).toMatchObject({ status: 'pending', due_at: '2030-05-01T18:00:00.000Z' })
-    expect(JSON.parse(reminder!.payload)).toMatchObject({
-      startsAt: '2030-05-02T18:00:00.000Z',
-      durationMinutes: 90,
-      location: 'Field 1',
-    })
+    expect(reminder).toMatchObject({ status: 'pending', due_at: '2030-04-30T18:00:00.000Z' })
+    expect(JSON.parse(reminder!.payload)).toMatchObject({ startsAt: '2030-05-01T18:00:00.000Z' })
   })
 
   it('changed (upsert-update of location); nothing for an unchanged re-post', async () => {
@@ -199,11 +195,37 @@ describe('notification kinds', () => {
     mail.clock.set('2030-04-30T18:00:00.000Z')
     await mail.flush()
     expect(await mine()).toEqual([])
+    // Found due at its old time, before its game's new window: re-armed, still the one row.
+    expect((await reminders(game.id)).map(({ status, due_at }) => ({ status, due_at }))).toEqual([
+      { status: 'pending', due_at: '2030-05-01T18:00:00.000Z' },
+    ])
+    mail.clock.set('2030-05-01T17:59:00.000Z')
+    await mail.flush()
+    expect(await mine()).toEqual([])
     mail.clock.set('2030-05-01T18:00:00.000Z')
     await mail.flush()
     expect(await mine()).toEqual([[ann, 'Reminder: soccer, Thu, May 2, 6:00 PM UTC']])
     const [reminder] = (await mail.mails()).filter((m) => m.to === ann)
     expect(reminder!.text).toContain('Where: Field 7')
+    expect((await reminders(game.id)).map((r) => r.status)).toEqual(['sent'])
+  })
+
+  it('a reminder of a game moved earlier comes sooner, saying the game as it stands when sent', async () => {
+    const { p, ann, game } = await held()
+    const mine = async () => (await subjects()).filter(([to]) => to === ann)
+    await p.patch(`/games/${game.id}`, { startsAt: '2030-04-30T12:00:00Z' })
+    expect((await reminders(game.id)).map(({ status, due_at }) => ({ status, due_at }))).toEqual([
+      { status: 'pending', due_at: '2030-04-29T12:00:00.000Z' },
+    ])
+    // A change of place alone writes nothing to the reminder; its mail still says the new place.
+    await p.patch(`/games/${game.id}`, { location: 'Field 9' })
+    await mail.flush()
+    mail.received.length = 0
+    mail.clock.set('2030-04-29T12:00:00.000Z')
+    await mail.flush()
+    expect(await mine()).toEqual([[ann, 'Reminder: soccer, Tue, Apr 30, 12:00 PM UTC']])
+    const [reminder] = (await mail.mails()).filter((m) => m.to === ann)
+    expect(reminder!.text).toContain('Where: Field 9')
   })
 
   it('a reminder moved inside its window is due at once, and stays one row', async () => {
@@ -214,7 +236,6 @@ describe('notification kinds', () => {
     expect(others).toEqual([])
     expect(reminder!.status).toBe('pending')
     expect(reminder!.due_at <= new Date(t.deps.clock.now()).toISOString()).toBe(true)
-    expect(JSON.parse(reminder!.payload)).toMatchObject({ startsAt: soon, durationMinutes: 90 })
   })
 
   it('changed after the reminder went out: no second reminder for a start already inside the window, a new one for a later start', async () => {
