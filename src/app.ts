@@ -53,11 +53,14 @@ export async function openRuntime(
     outbound?: { timeoutMs?: number; ca?: string | Buffer }
     /** Games per page of a big list read from a snapshot (store/league-pages.ts); tests lower it. */
     snapshotPageSize?: number
+    /** SQLite's checkpoints in a thread of their own: long-running processes (`serve`, `worker`). */
+    checkpoints?: 'inline' | 'background'
   } = {},
 ): Promise<Runtime> {
   const database = openDatabase(databaseUrl, {
     create: options.create ?? true,
     ...(options.snapshotPageSize !== undefined && { snapshotPageSize: options.snapshotPageSize }),
+    ...(options.checkpoints && { checkpoints: options.checkpoints }),
   })
   let migrated: string[] = []
   try {

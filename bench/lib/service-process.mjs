@@ -6,7 +6,7 @@ import { buildHttp, openRuntime } from '../../dist/app.js'
 import { issueKey } from '../../dist/domain/api-keys.js'
 
 const [url, source] = process.argv.slice(2)
-const runtime = await openRuntime(url)
+const runtime = await openRuntime(url, { checkpoints: 'background' })
 const app = await buildHttp(runtime, false)
 await app.listen({ port: 0, host: '127.0.0.1' })
 const issued = await issueKey(runtime.deps, { source })

@@ -136,7 +136,10 @@ export function rawDriver(url) {
  */
 export async function startService(databaseUrl, label) {
   const database = await freshDatabase(databaseUrl, label)
-  const runtime = await openRuntime(database.url, { webhookPolicy: parseAllowPrivate('127.0.0.0/8') })
+  const runtime = await openRuntime(database.url, {
+    webhookPolicy: parseAllowPrivate('127.0.0.0/8'),
+    checkpoints: 'background',
+  })
   const app = await buildHttp(runtime, false)
   await app.listen({ port: 0, host: '127.0.0.1' })
   const origin = `http://127.0.0.1:${app.server.address().port}`

@@ -6,6 +6,7 @@ import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, Sqlite
 import type { DatabaseConnection, SqliteDatabase, SqliteStatement } from 'kysely'
 import pg from 'pg'
 import { isPostgresUrl, sqlitePath, unsupportedDatabaseUrl } from './database-url.js'
+import { checkpointInBackground, type Checkpoints } from './checkpoints.js'
 import { migrationProvider } from './migrations/index.js'
 import { listenForNotifications, onNotifications } from './notifications.js'
 import { listenForWork, onWork, type Listener } from './outbox.js'
@@ -59,6 +60,11 @@ export interface OpenOptions {
    * to read a few games in several pages.
    */
   readonly snapshotPageSize?: number
+  /**
+   * Where a SQLite file's write-ahead log is checkpointed: inside the commit that finds it over 1,000 pages
+   * (SQLite's default), or by a thread of its own (`serve` and `worker`: store/checkpoints.ts).
+   */
+  readonly checkpoints?: 'inline' | 'background'
 }
 
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
@@ -67,7 +73,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   if (isPostgresUrl(url)) return openPostgres(url, options.snapshotPageSize ?? POSTGRES_PAGE_SIZE)
   const path = sqlitePath(url)
   if (path !== ':memory:') ensureFile(path, options.create ?? true)
-  return openSqlite(path, options.snapshotPageSize ?? SQLITE_PAGE_SIZE)
+  return openSqlite(path, options.snapshotPageSize ?? SQLITE_PAGE_SIZE, options.checkpoints ?? 'inline')
 }
 
 /**
@@ -91,7 +97,7 @@ function ensureFile(path: string, create: boolean): void {
   }
 }
 
-function openSqlite(path: string, pageSize: number): Database {
+function openSqlite(path: string, pageSize: number, checkpoints: 'inline' | 'background'): Database {
   const sqlite = new SQLite(path)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = FULL')
@@ -112,6 +118,9 @@ function openSqlite(path: string, pageSize: number): Database {
   // An in-memory database is this connection's alone: its big lists are read in one page, synchronously.
   const readers = path === ':memory:' ? undefined : readConnections(path)
   if (readers) snapshotOpeners.set(db, () => readers.open(pageSize))
+  const background =
+    path !== ':memory:' && checkpoints === 'background' ? checkpointInBackground(sqlite, path) : undefined
+  if (background) backgroundCheckpoints.set(db, background)
   const opened = handle(
     db,
     'sqlite',
@@ -129,6 +138,7 @@ function openSqlite(path: string, pageSize: number): Database {
   return {
     ...opened,
     async close() {
+      await background?.close()
       await opened.close()
       readers?.close()
     },
@@ -154,6 +164,13 @@ export interface Snapshot {
 export interface SnapshotLease {
   readonly snapshot: Snapshot
   release(): Promise<void>
+}
+
+const backgroundCheckpoints = new WeakMap<Kysely<Db>, Checkpoints>()
+
+/** The thread checkpointing this handle's SQLite file, if it has one (`checkpoints: 'background'`). */
+export function checkpointsOf(db: Kysely<Db>): Checkpoints | undefined {
+  return backgroundCheckpoints.get(db)
 }
 
 const snapshotOpeners = new WeakMap<Kysely<Db>, () => Promise<SnapshotLease>>()

@@ -50,6 +50,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
     limits: config.limits,
     webhookPolicy: config.webhooks.policy,
     outbound: { timeoutMs: config.webhooks.timeoutMs },
+    checkpoints: 'background',
   })
   let app: App | undefined
   let metrics: FastifyInstance | undefined

@@ -27,6 +27,7 @@ export function workerCommand(): Command {
         create: false,
         webhookPolicy: config.webhooks.policy,
         outbound: { timeoutMs: config.webhooks.timeoutMs },
+        checkpoints: 'background',
       })
       const { port, token } = config.metrics
       const metrics =
