@@ -123,13 +123,14 @@ function payloadOf(
   c: PositionContextRow,
   official: { name: string; email: string } | undefined,
 ): NotificationPayload {
+  const minutes = minutesBetween(c.starts_at, c.ends_at)
   return {
     gameId: c.game_id,
     positionId: c.position_id,
     label: c.label,
     sport: c.sport,
     startsAt: c.starts_at,
-    durationMinutes: minutesBetween(c.starts_at, c.ends_at),
+    durationMinutes: minutes,
     location: c.location,
     leagueId: c.league_id,
     leagueName: c.league_name,
@@ -138,9 +139,7 @@ function payloadOf(
       before: item.before,
       changes: [
         ...(item.before.startsAt !== c.starts_at ? (['time'] as const) : []),
-        ...(item.before.durationMinutes !== minutesBetween(c.starts_at, c.ends_at)
-          ? (['length'] as const)
-          : []),
+        ...(item.before.durationMinutes !== minutes ? (['length'] as const) : []),
         ...(item.before.location !== c.location ? (['place'] as const) : []),
       ],
     }),
@@ -221,7 +220,7 @@ export async function notifyChanged(
 ): Promise<void> {
   if (changed.length === 0) return
   const byGame = new Map(changed.map((c) => [c.gameId, c]))
-  // The holders with what their mails say about their positions: one read for both.
+  // The holders, what their mails say about their positions, and their reminders: one read.
   const holders = await store.listHolderContexts(trx, [...byGame.keys()])
   if (holders.length === 0) return
   const reminderMs = deps.limits.reminderHours * HOUR_MS
@@ -238,14 +237,6 @@ export async function notifyChanged(
     upcoming.filter((g) => g.starts_at < byGame.get(g.game_id)!.startsAt).map((g) => g.game_id),
     { at, reminderMs },
   )
-  const holderKey = (r: { position_id: string | null; user_id: string | null }) =>
-    `${r.position_id}:${r.user_id}`
-  const kept = await store.listReminders(
-    trx,
-    upcoming.map((g) => g.game_id),
-  )
-  const waiting = new Set(kept.filter((r) => r.status === 'pending').map(holderKey))
-  const reminded = new Set(kept.filter((r) => r.status === 'sent').map(holderKey))
   const items: NotificationItem[] = []
   for (const h of holders) {
     const before = byGame.get(h.game_id)
@@ -260,8 +251,7 @@ export async function notifyChanged(
         location: before.location,
       },
     })
-    const key = holderKey(h)
-    if (!waiting.has(key) && (!reminded.has(key) || remindAtOf(h) > at))
+    if (h.reminder === null || (h.reminder === 'sent' && remindAtOf(h) > at))
       items.push({ kind: 'reminder', ...ref })
   }
   await queueWithContexts(trx, deps, at, items, holders)

@@ -127,14 +127,17 @@ export async function listPositionContext(
     .execute()
 }
 
+/** A holder with their mails' context, and their reminder: waiting, sent (a pending one wins), or none. */
+export type HolderContextRow = PositionContextRow & { user_id: string; reminder: 'pending' | 'sent' | null }
+
 /**
- * `listHolders` with each position's context, in one read: what a change's notifications to the holders
- * say (`listPositionContext`), so queueing them reads nothing more about the positions.
+ * `listHolders` with each position's context and each holder's reminder, in one read: what a change's
+ * notifications to the holders say (`listPositionContext`), and whether they still need a reminder.
  */
 export async function listHolderContexts(
   db: Kysely<Db>,
   gameIds: readonly string[],
-): Promise<(PositionContextRow & { user_id: string })[]> {
+): Promise<HolderContextRow[]> {
   if (gameIds.length === 0) return []
   return db
     .selectFrom('claims')
@@ -142,6 +145,18 @@ export async function listHolderContexts(
     .innerJoin('games', 'games.id', 'positions.game_id')
     .innerJoin('leagues', 'leagues.id', 'games.league_id')
     .select([...POSITION_CONTEXT, 'claims.user_id'])
+    .select((eb) =>
+      eb
+        .selectFrom('notifications')
+        // 'pending' sorts before 'sent'.
+        .select((r) => r.fn.min<'pending' | 'sent'>('notifications.status').as('status'))
+        .whereRef('notifications.game_id', '=', 'games.id')
+        .where('notifications.kind', '=', 'reminder')
+        .whereRef('notifications.position_id', '=', 'positions.id')
+        .whereRef('notifications.user_id', '=', 'claims.user_id')
+        .where('notifications.status', 'in', ['pending', 'sent'])
+        .as('reminder'),
+    )
     .where('positions.game_id', 'in', gameIds)
     .where('positions.status', '=', 'claimed')
     .orderBy('positions.seq')
@@ -154,21 +169,6 @@ export async function listRecipients(
 ): Promise<{ id: string; email: string; name: string }[]> {
   if (userIds.length === 0) return []
   return db.selectFrom('users').select(['id', 'email', 'name']).where('id', 'in', userIds).execute()
-}
-
-/** The reminders of these games that are waiting or went out, by position and holder. */
-export async function listReminders(
-  db: Kysely<Db>,
-  gameIds: readonly string[],
-): Promise<{ position_id: string | null; user_id: string | null; status: NotificationStatus }[]> {
-  if (gameIds.length === 0) return []
-  return db
-    .selectFrom('notifications')
-    .select(['position_id', 'user_id', 'status'])
-    .where('game_id', 'in', gameIds)
-    .where('kind', '=', 'reminder')
-    .where('status', 'in', ['pending', 'sent'])
-    .execute()
 }
 
 /**
