@@ -228,7 +228,8 @@ class SendLoop {
       outcomes.push(settled(row, lease, status, lastError))
     const games = await this.reminderGames(rows)
     for (const row of rows) {
-      const payload = asItStands(JSON.parse(row.payload) as NotificationPayload, games.get(row.position_id))
+      const game = row.kind === 'reminder' ? games.get(row.position_id) : undefined
+      const payload = asItStands(JSON.parse(row.payload) as NotificationPayload, game)
       const remindAt = Date.parse(payload.startsAt) - this.reminderMs
       if (off.has(`${row.email}\n${row.kind}`)) settle(row, 'skipped', 'opted_out')
       else if (row.kind === 'reminder' && Date.parse(payload.startsAt) <= now)

@@ -27,10 +27,10 @@ describe('notification kinds', () => {
     ).body.data.userId as string
     const game = await seedGame(t.deps.db, leagueId)
     expect((await p.post(`/games/${game.id}/assign`, { userId })).status).toBe(200)
-    mail.start()
+    const sender = mail.start()
     await mail.flush()
     mail.received.length = 0
-    return { p, leagueId, userId, ann, organizer, game, positionId: game.positionIds[0]! }
+    return { p, leagueId, userId, ann, organizer, game, positionId: game.positionIds[0]!, sender }
   }
 
   const subjects = async () => (await mail.mails()).map((m) => [m.to, m.subject])
@@ -226,6 +226,25 @@ describe('notification kinds', () => {
     expect(await mine()).toEqual([[ann, 'Reminder: soccer, Tue, Apr 30, 12:00 PM UTC']])
     const [reminder] = (await mail.mails()).filter((m) => m.to === ann)
     expect(reminder!.text).toContain('Where: Field 9')
+  })
+
+  it('mailed in one batch, two changes and the reminder each say the game as they should', async () => {
+    const { p, ann, game, sender } = await held()
+    const hours = (n: number) => new Date(t.deps.clock.now() + n * 3_600_000).toISOString()
+    await sender.stop()
+    await p.patch(`/games/${game.id}`, { startsAt: hours(2) })
+    await p.patch(`/games/${game.id}`, { startsAt: hours(5) })
+    mail.start()
+    await mail.flush()
+    const mine = (await mail.mails()).filter((m) => m.to === ann)
+    const when = (m: (typeof mine)[number] | undefined) =>
+      m?.text?.split('\n').find((l) => l.startsWith('When: '))
+    const changed = mine.filter((m) => m.subject?.startsWith('Changed:'))
+    // Each change as it left the game; the reminder, read when sent, as the game stands.
+    expect(new Set(changed.map(when)).size).toBe(2)
+    const reminder = mine.find((m) => m.subject?.startsWith('Reminder:'))
+    expect(when(reminder)).toBeDefined()
+    expect(changed.filter((m) => when(m) === when(reminder))).toHaveLength(1)
   })
 
   it('a reminder moved inside its window is due at once, and stays one row', async () => {
