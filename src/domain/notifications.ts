@@ -125,14 +125,11 @@ function payloadOf(
 ): NotificationPayload {
   const minutes = minutesBetween(c.starts_at, c.ends_at)
   return {
-    gameId: c.game_id,
-    positionId: c.position_id,
     label: c.label,
     sport: c.sport,
     startsAt: c.starts_at,
     durationMinutes: minutes,
     location: c.location,
-    leagueId: c.league_id,
     leagueName: c.league_name,
     leagueTimeZone: c.league_time_zone,
     ...(item.kind === 'changed' && {

@@ -37,17 +37,17 @@ export const NOTIFICATION_HELP: Readonly<Record<NotificationKindName, string>> =
 /** What a `changed` mail says moved: the start, the length, the place. */
 export type GameChange = 'time' | 'length' | 'place'
 
-/** A notification's content, as its change left things (JSON in `notifications.payload`). */
+/**
+ * A notification's content, as its change left things (JSON in `notifications.payload`). Its game, position
+ * and league are the row's own columns, not repeated here.
+ */
 export interface NotificationPayload {
-  readonly gameId: string
-  readonly positionId: string
   readonly label: string
   readonly sport: string
   readonly startsAt: string
   /** The game's length (its own or the league's); absent in mails queued before lengths were sent. */
   readonly durationMinutes?: number
   readonly location: string
-  readonly leagueId: string
   readonly leagueName: string
   /** The league's time zone, used when the recipient has not chosen one. */
   readonly leagueTimeZone: string
