@@ -10,10 +10,17 @@ sqlite.pragma('synchronous = FULL')
 
 /** Frames in the WAL, and how many of them are in the database file now. */
 function checkpoint() {
-  const [result] = /** @type {{ busy: number, log: number, checkpointed: number }[]} */ (
-    sqlite.pragma('wal_checkpoint(PASSIVE)')
-  )
-  return { log: result?.log ?? 0, checkpointed: result?.checkpointed ?? 0 }
+  try {
+    const [result] = /** @type {{ busy: number, log: number, checkpointed: number }[]} */ (
+      sqlite.pragma('wal_checkpoint(PASSIVE)')
+    )
+    return { log: result?.log ?? 0, checkpointed: result?.checkpointed ?? 0 }
+  } catch (error) {
+    // Another process's thread is checkpointing the same file: the next tick tries again.
+    if (/** @type {{ code?: string }} */ (error).code?.startsWith('SQLITE_BUSY'))
+      return { log: 0, checkpointed: 0 }
+    throw error
+  }
 }
 
 const timer = setInterval(checkpoint, intervalMs)
