@@ -1,8 +1,8 @@
 // SQLite copies its write-ahead log into the database file (a checkpoint) inside whichever commit finds the
 // log over 1,000 pages: in the bench every third 500-game reschedule, whose commit then took 7–10 ms more,
-// with the event loop and every other tenant's request waiting on it. A long-running process moves that work to a thread
-// of its own with a connection of its own, and turns the inline checkpoints off; should the thread fail,
-// they are turned back on, so the log never grows without bound.
+// with the event loop and every other tenant's request waiting on it. A long-running process moves that
+// work to a thread with a connection of its own and turns the inline checkpoints off; should the thread
+// fail, they are turned back on, so the log never grows without bound.
 import { Worker } from 'node:worker_threads'
 import type SQLite from 'better-sqlite3'
 
