@@ -10,6 +10,7 @@ import type { PositionContextRow } from '../store/notifications.js'
 import type { Db, NewNotification } from '../store/tables.js'
 import { newId } from '../clock.js'
 import type { Deps } from './deps.js'
+import { minutesBetween } from './game-times.js'
 
 /** @public Other services queue these (organizer actions in the app, a published plan). */
 export type NotificationItem =
@@ -114,9 +115,6 @@ async function queueWithContexts(
   }
   await store.insertNotifications(trx, rows)
 }
-
-const minutesBetween = (from: string, to: string): number =>
-  Math.round((Date.parse(to) - Date.parse(from)) / 60_000)
 
 function payloadOf(
   item: NotificationItem,

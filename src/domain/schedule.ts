@@ -8,6 +8,7 @@ import type { NotificationPayload } from '../schemas/notifications.js'
 import { isoNow } from '../clock.js'
 import type { PersonCaller } from './caller.js'
 import type { Deps } from './deps.js'
+import { minutesBetween } from './game-times.js'
 import { fail } from './errors.js'
 
 export interface HeldGame {
@@ -63,9 +64,6 @@ export function toHeldGame(row: HeldPositionRow, at: string): HeldGame {
     changes: [],
   }
 }
-
-const minutesBetween = (from: string, to: string): number =>
-  Math.round((Date.parse(to) - Date.parse(from)) / 60_000)
 
 /**
  * Marks each held game changed since its holder took it. The first `changed` notification written to them
