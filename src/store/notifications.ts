@@ -1,9 +1,9 @@
 // The notification outbox's rows: written inside the transaction of the change that causes them, leased by
 // one sender at a time (FOR UPDATE SKIP LOCKED on PostgreSQL, a conditional update inside an IMMEDIATE
 // transaction on SQLite), and settled only under the lease they were sent under. Reminders wait in the same
-// table for their time; moving a game moves them in place, cancelling it drops them. The wake-up mirrors the
-// webhook outbox's on a channel of its own, so a notification never wakes the webhook dispatcher and the
-// reverse.
+// table for their time; moving a game earlier brings them forward (the sender re-arms one whose game moved
+// later), cancelling it drops them. The wake-up mirrors the webhook outbox's on a channel of its own, so a
+// notification never wakes the webhook dispatcher and the reverse.
 import { EventEmitter } from 'node:events'
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely'
 import { insertRows } from './bulk.js'
