@@ -230,10 +230,10 @@ class SendLoop {
     for (const row of rows) {
       const game = row.kind === 'reminder' ? games.get(row.position_id) : undefined
       const payload = asItStands(JSON.parse(row.payload) as NotificationPayload, game)
-      const remindAt = Date.parse(payload.startsAt) - this.reminderMs
+      const startsAt = Date.parse(payload.startsAt)
+      const remindAt = startsAt - this.reminderMs
       if (off.has(`${row.email}\n${row.kind}`)) settle(row, 'skipped', 'opted_out')
-      else if (row.kind === 'reminder' && Date.parse(payload.startsAt) <= now)
-        settle(row, 'dropped', 'game_started')
+      else if (row.kind === 'reminder' && startsAt <= now) settle(row, 'dropped', 'game_started')
       else if (row.kind === 'reminder' && remindAt > now)
         // Its game moved later since the reminder was written: it waits for the new time.
         outcomes.push({ ...settled(row, lease, 'pending', row.last_error), dueAt: iso(remindAt) })
