@@ -205,6 +205,25 @@ export async function importGames(api, leagueId, n, prefix) {
   return ids
 }
 
+/**
+ * The child process's next IPC message, or an error naming `what` if it exits first. Each call's listeners
+ * go once it settles, so a scenario that talks to a child hundreds of times does not pile them up.
+ */
+export function nextMessage(child, what) {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message) => {
+      child.off('exit', onExit)
+      resolve(message)
+    }
+    const onExit = (code) => {
+      child.off('message', onMessage)
+      reject(new Error(`${what} exited with ${code}`))
+    }
+    child.once('message', onMessage)
+    child.once('exit', onExit)
+  })
+}
+
 /** Like startService, but the service runs in a child process; `peakRss()` is that process's peak since the last call. */
 export async function startServiceProcess(databaseUrl, label) {
   const { fork } = await import('node:child_process')
@@ -216,11 +235,7 @@ export async function startServiceProcess(databaseUrl, label) {
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
       : [],
   })
-  const next = () =>
-    new Promise((resolve, reject) => {
-      child.once('message', resolve)
-      child.once('exit', (code) => reject(new Error(`service process exited with ${code}`)))
-    })
+  const next = () => nextMessage(child, 'service process')
   const ready = await next()
   const authorization = `Bearer ${ready.key}`
   return {

@@ -7,7 +7,7 @@
 import { fork } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Pool } from 'undici'
-import { importGames, rawDriver, startServiceProcess } from '../lib/setup.mjs'
+import { importGames, nextMessage, rawDriver, startServiceProcess } from '../lib/setup.mjs'
 import { entry, quantile, summary } from '../lib/stats.mjs'
 import { claimEverything } from './growth.mjs'
 
@@ -46,11 +46,7 @@ async function bigListClient(origin, authorization, leagueId) {
   const child = fork(BIG_LISTS, [origin, authorization, ...paths], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
-  const next = () =>
-    new Promise((resolve, reject) => {
-      child.once('message', resolve)
-      child.once('exit', (code) => reject(new Error(`stall: big-list client exited with ${code}`)))
-    })
+  const next = () => nextMessage(child, 'stall: big-list client')
   await next()
   return {
     async start() {
