@@ -49,3 +49,8 @@ export const systemClock: Clock = { now: () => Date.now() }
 
 /** The clock's instant as `YYYY-MM-DDTHH:MM:SS.sssZ`, the one time format stored and rendered. */
 export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString()
+
+/** The whole minutes from one instant to another (a game's length from its start and end). */
+export function minutesBetween(from: string, to: string): number {
+  return Math.round((Date.parse(to) - Date.parse(from)) / 60_000)
+}

@@ -5,7 +5,3 @@ const MINUTE_MS = 60_000
 export function endOf(startsAt: string, minutes: number): string {
   return new Date(Date.parse(startsAt) + minutes * MINUTE_MS).toISOString()
 }
-
-export function minutesBetween(startsAt: string, endsAt: string): number {
-  return Math.round((Date.parse(endsAt) - Date.parse(startsAt)) / MINUTE_MS)
-}

@@ -8,9 +8,8 @@ import type { NotificationKindName, NotificationPayload } from '../schemas/notif
 import * as store from '../store/notifications.js'
 import type { PositionContextRow } from '../store/notifications.js'
 import type { Db, NewNotification } from '../store/tables.js'
-import { newId } from '../clock.js'
+import { minutesBetween, newId } from '../clock.js'
 import type { Deps } from './deps.js'
-import { minutesBetween } from './game-times.js'
 
 /** @public Other services queue these (organizer actions in the app, a published plan). */
 export type NotificationItem =

@@ -5,10 +5,9 @@ import * as officialGames from '../store/official-games.js'
 import type { HeldPositionRow } from '../store/official-games.js'
 import * as notifications from '../store/notifications.js'
 import type { NotificationPayload } from '../schemas/notifications.js'
-import { isoNow } from '../clock.js'
+import { isoNow, minutesBetween } from '../clock.js'
 import type { PersonCaller } from './caller.js'
 import type { Deps } from './deps.js'
-import { minutesBetween } from './game-times.js'
 import { fail } from './errors.js'
 
 export interface HeldGame {

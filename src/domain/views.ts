@@ -15,7 +15,7 @@ import {
   type PositionDetailRow,
 } from '../store/positions.js'
 import type { Db, GameRow, LeagueRow, PaymentRow, PositionRow } from '../store/tables.js'
-import { minutesBetween } from './game-times.js'
+import { minutesBetween } from '../clock.js'
 
 export function toLeague(row: LeagueRow): League {
   return {

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { createHash } from 'node:crypto'
 import { hostname } from 'node:os'
 import nodemailer from 'nodemailer'
-import { systemClock, type Clock } from '../clock.js'
+import { minutesBetween, systemClock, type Clock } from '../clock.js'
 import type { NotificationKindName, NotificationPayload } from '../schemas/notifications.js'
 import type { Database } from '../store/database.js'
 import * as store from '../store/notifications.js'
@@ -124,7 +124,7 @@ function asItStands(payload: NotificationPayload, game: PositionContextRow | und
     label: game.label,
     sport: game.sport,
     startsAt: game.starts_at,
-    durationMinutes: Math.round((Date.parse(game.ends_at) - Date.parse(game.starts_at)) / 60_000),
+    durationMinutes: minutesBetween(game.starts_at, game.ends_at),
     location: game.location,
     leagueName: game.league_name,
     leagueTimeZone: game.league_time_zone,
