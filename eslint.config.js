@@ -1,35 +1,7 @@
-import { existsSync } from 'node:fs'
 import js from '@eslint/js'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
-import { LAYERS, REASONS } from './architecture.config.js'
-
-const folders = Object.keys(LAYERS)
-
-// A folder's own files are imported as './x.js' (or '../x.js' from a subfolder); every other floor is
-// named in the path: a folder as '../store/x.js' or '../../store/x.js', a top-level file as '../config.js'.
-// A floor may be both (config.ts and config/).
-const exists = (path) => existsSync(new URL(`./src/${path}`, import.meta.url))
-const importsOf = (layer) => [
-  ...(exists(layer) ? [`**/${layer}/**`] : []),
-  ...(exists(`${layer}.ts`) ? [`./${layer}.js`, `../${layer}.js`, `../../${layer}.js`] : []),
-]
-
-function floorRules(layer) {
-  const allowed = new Set([layer, ...LAYERS[layer]])
-  const patterns = folders
-    .filter((other) => !allowed.has(other))
-    .map((other) => ({
-      group: importsOf(other),
-      message: `${layer} may import only ${LAYERS[layer].join(', ') || 'its own files'}${REASONS[other] ? `; ${REASONS[other]}` : ''} (architecture.config.js).`,
-    }))
-  return { 'no-restricted-imports': ['error', { patterns }] }
-}
-
-const floors = folders.map((layer) => ({
-  files: [`src/${layer}/**/*.ts`, `src/${layer}.ts`],
-  rules: floorRules(layer),
-}))
+import { floorsPlugin } from './eslint-floors.js'
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'data/'] },
@@ -47,7 +19,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  ...floors,
+  {
+    // The floors of src/ and the chapters of domain/ (architecture.config.js), each import resolved.
+    files: ['src/**/*.ts', 'src/**/*.mjs'],
+    plugins: { refdesk: floorsPlugin },
+    rules: { 'refdesk/imports': 'error' },
+  },
   {
     files: ['src/**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

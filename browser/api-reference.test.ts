@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildHttp, openRuntime, type App, type Runtime } from '../src/app.js'
-import { issueKey } from '../src/domain/api-keys.js'
+import { issueKey } from '../src/domain/partners/api-keys.js'
 import { OPERATIONS } from '../src/operations/index.js'
 import { freePort, launchChromium } from './chromium.js'
 

@@ -3,9 +3,9 @@
 // CSRF, sign-out; axe-core on every page and screenshots at phone and desktop width.
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { completeGame, markPaid } from '../src/domain/payments.js'
+import { completeGame, markPaid } from '../src/domain/payments/payments.js'
 import { checkPage, DESKTOP, soon, startHarness, type Harness } from './harness.js'
-import { CONSOLE_CALLER } from '../src/domain/caller.js'
+import { CONSOLE_CALLER } from '../src/domain/core/caller.js'
 
 const SAM = 'sam@example.com'
 const ANN = 'ann@example.com'

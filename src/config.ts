@@ -3,7 +3,7 @@
 // service takes and checks the settings that depend on each other.
 import { DEFAULT_MCP_MAX_BATCH, read, SETTING as S } from './config/settings.js'
 import { ConfigError } from './config/parse.js'
-import type { Limits } from './domain/deps.js'
+import type { Limits } from './domain/core/deps.js'
 import type { HttpSettings } from './http/settings.js'
 import { isPostgresUrl } from './store/database-url.js'
 import type { NotifierSettings } from './notifications/settings.js'

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { ESLint } from 'eslint'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { LAYERS } from '../architecture.config.js'
+import { CHAPTERS, LAYERS } from '../architecture.config.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SRC = join(ROOT, 'src')
@@ -49,6 +49,10 @@ async function lint(text: string, filePath: string) {
 }
 
 const layerOf = (file: string): string => relative(SRC, file).split('/')[0]!.replace(/\.ts$/, '')
+const DOMAIN = join(SRC, 'domain')
+/** The chapter of a file of src/domain/ (its folder there), else null. */
+const chapterOf = (file: string): string | null =>
+  file.startsWith(DOMAIN + '/') ? relative(DOMAIN, file).split('/')[0]! : null
 
 /** The strongly connected components with more than one file (Tarjan). */
 function circles(graph: Map<string, string[]>): string[][] {
@@ -105,6 +109,34 @@ describe('the architecture of src/', () => {
     expect(breaks).toEqual([])
   })
 
+  it('puts every file of domain/ in a chapter that CHAPTERS names', () => {
+    const loose = [...graph.keys()]
+      .filter((file) => chapterOf(file) !== null)
+      .filter((file) => dirname(file) === DOMAIN || !(chapterOf(file)! in CHAPTERS))
+      .map((file) => relative(SRC, file))
+    expect(loose).toEqual([])
+  })
+
+  it('has no import between chapters of domain/ that CHAPTERS does not allow', () => {
+    const allowed = CHAPTERS as Record<string, readonly string[]>
+    const breaks = [...graph].flatMap(([file, imports]) => {
+      const from = chapterOf(file)
+      if (from === null) return []
+      return imports
+        .filter((to) => {
+          const chapter = chapterOf(to)
+          return chapter !== null && chapter !== from && !allowed[from]!.includes(chapter)
+        })
+        .map((to) => `${relative(SRC, file)} -> ${relative(SRC, to)}`)
+    })
+    expect(breaks).toEqual([])
+  })
+
+  it('keeps the chapter table free of circles', () => {
+    const chapters = new Map(Object.entries(CHAPTERS).map(([name, uses]) => [name, [...uses]]))
+    expect(circles(chapters)).toEqual([])
+  })
+
   // Each import the structure once had that broke a floor, placed back in its file: lint must refuse it.
   it.each([
     ['src/schemas/webhooks.ts', "import { recordEvents } from '../domain/events.js'"],
@@ -117,9 +149,19 @@ describe('the architecture of src/', () => {
     ['src/cli/commands/app.ts', "import { findGame } from '../../store/games.js'"],
     ['src/cli/commands/mcp.ts', "import { createMcpServer } from '../../mcp/server.js'"],
     ['src/operations/games.ts', "import { API_PREFIX } from '../http/server.js'"],
-    ['src/domain/games.ts', "import { OPERATIONS } from '../operations/index.js'"],
+    ['src/domain/games/games.ts', "import { OPERATIONS } from '../../operations/index.js'"],
+    ['src/domain/core/events.ts', "import { upsertGames } from '../games/games.js'"],
+    ['src/domain/games/games.ts', "import { listOpenGames } from '../pages/open-games.js'"],
+    ['src/domain/payments/payments.ts', "import { startSender } from '../../notifications/sender.js'"],
   ])('lint refuses %s importing across a floor', async (filePath, line) => {
-    expect(await lint(`${line}\nexport const probe = 1\n`, filePath)).toContain('no-restricted-imports')
+    expect(await lint(`${line}\nexport const probe = 1\n`, filePath)).toContain('refdesk/imports')
+  })
+
+  it('lets a chapter use domain/notifications/ though the floor notifications/ is out of its reach', async () => {
+    const line = "import { notifyPaid } from '../notifications/notifications.js'"
+    expect(
+      await lint(`${line}\nexport const probe = notifyPaid\n`, 'src/domain/payments/payments.ts'),
+    ).toEqual([])
   })
 
   it('keeps the route modules of web/ siblings: none imports another', () => {
@@ -135,7 +177,7 @@ describe('the architecture of src/', () => {
   })
 
   it.each([
-    ['src/domain/games.ts', 'export const at = Date.now()\n'],
+    ['src/domain/games/games.ts', 'export const at = Date.now()\n'],
     ['src/web/pages.ts', 'export const at = new Date()\n'],
     ['src/operations/games.ts', 'export const at = new Date(Date.now())\n'],
   ])('lint refuses %s reading the time beside Deps.clock', async (filePath, text) => {

@@ -3,7 +3,7 @@
 // Sends {origin, key, keyId, source} over IPC once listening; answers 'peak-rss' with the peak RSS (bytes)
 // since the previous answer and {issue: source} with {key} of a new key of that source; exits on 'close'.
 import { buildHttp, openRuntime } from '../../dist/app.js'
-import { issueKey } from '../../dist/domain/api-keys.js'
+import { issueKey } from '../../dist/domain/partners/api-keys.js'
 
 const [url, source] = process.argv.slice(2)
 const runtime = await openRuntime(url, { checkpoints: 'background' })

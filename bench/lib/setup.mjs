@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { buildHttp, openRuntime } from '../../dist/app.js'
-import { issueKey } from '../../dist/domain/api-keys.js'
+import { issueKey } from '../../dist/domain/partners/api-keys.js'
 import { parseAllowPrivate } from '../../dist/webhooks/address-guard.js'
 
 /** A fresh database for one scenario; `drop()` removes it. */

@@ -4,7 +4,7 @@
 // GET /leagues/{id}/games of the same league in the same round; and the organizer's league page (its first
 // page of games with their positions and officials) against GET /leagues/{id}. Target: <= 2x.
 import { Pool } from 'undici'
-import { redeemSignInLink, issueSignInLink } from '../../dist/domain/sign-in-links.js'
+import { redeemSignInLink, issueSignInLink } from '../../dist/domain/people/sign-in-links.js'
 import { startService } from '../lib/setup.mjs'
 import { entry, median, summary } from '../lib/stats.mjs'
 

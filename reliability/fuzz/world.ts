@@ -3,13 +3,13 @@
 // approved, pending and denied officials, offline and platform payments in several states, and a webhook
 // endpoint with deliveries.
 import { expect } from 'vitest'
-import { simulatedProcessor } from '../../src/domain/payment-processor.js'
-import { completeGame, chargePayment, markNoShow, markPaid } from '../../src/domain/payments.js'
-import { denyOfficial } from '../../src/domain/officials.js'
+import { simulatedProcessor } from '../../src/domain/core/payment-processor.js'
+import { completeGame, chargePayment, markNoShow, markPaid } from '../../src/domain/payments/payments.js'
+import { denyOfficial } from '../../src/domain/leagues/officials.js'
 import { fanOut } from '../../src/webhooks/fan-out.js'
 import type { Partner, TestApp } from '../../test/helpers/app.js'
 import { rememberSecrets } from '../lib/logs.js'
-import { CONSOLE_CALLER } from '../../src/domain/caller.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
 
 export interface World {
   source: string

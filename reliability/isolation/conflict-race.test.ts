@@ -5,8 +5,8 @@
 // round sends both at once, over the pool's separate connections on PostgreSQL, and with an official's own
 // claim in the app racing a partner's assign.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { claimPosition } from '../../src/domain/assignments.js'
-import { ApiError } from '../../src/domain/errors.js'
+import { claimPosition } from '../../src/domain/assignments/assignments.js'
+import { ApiError } from '../../src/domain/core/errors.js'
 import type { TestApp } from '../../test/helpers/app.js'
 import { uniqueEmail } from '../../test/helpers/fixtures.js'
 import { buildReliabilityApp } from '../lib/app.js'

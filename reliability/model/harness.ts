@@ -4,14 +4,14 @@
 // storage invariants with direct queries. Everything is translated to the model's symbolic keys so a
 // mismatch reads as a diff of two small structures.
 import { sql } from 'kysely'
-import { assignPosition, withdrawClaim } from '../../src/domain/assignments.js'
-import { CONSOLE_CALLER } from '../../src/domain/caller.js'
-import type { Deps } from '../../src/domain/deps.js'
-import { ApiError } from '../../src/domain/errors.js'
-import { denyOfficial } from '../../src/domain/officials.js'
-import { simulatedProcessor } from '../../src/domain/payment-processor.js'
+import { assignPosition, withdrawClaim } from '../../src/domain/assignments/assignments.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
+import type { Deps } from '../../src/domain/core/deps.js'
+import { ApiError } from '../../src/domain/core/errors.js'
+import { denyOfficial } from '../../src/domain/leagues/officials.js'
+import { simulatedProcessor } from '../../src/domain/core/payment-processor.js'
 import { played } from '../../test/helpers/clock.js'
-import { chargePayment, completeGame, markNoShow, markPaid } from '../../src/domain/payments.js'
+import { chargePayment, completeGame, markNoShow, markPaid } from '../../src/domain/payments/payments.js'
 import type { Partner, TestApp } from '../../test/helpers/app.js'
 import { seedGame } from '../../test/helpers/fixtures.js'
 import {

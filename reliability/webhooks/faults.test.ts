@@ -17,7 +17,7 @@ import SQLite from 'better-sqlite3'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { buildHttp, openRuntime, type Runtime } from '../../src/app.js'
-import { issueKey } from '../../src/domain/api-keys.js'
+import { issueKey } from '../../src/domain/partners/api-keys.js'
 import type { App } from '../../src/http/server.js'
 import {
   clientFor,

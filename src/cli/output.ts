@@ -1,8 +1,8 @@
 // What the CLI prints. Records go to stdout as JSON; failures go to stderr and set exit code 1. A domain
 // refusal prints the same `{"error":"<code>"}` body the API would answer, so scripts can branch on it.
 import { ConfigError, logLevelFrom } from '../config.js'
-import { KeyCommandError } from '../domain/api-keys.js'
-import { ApiError } from '../domain/errors.js'
+import { KeyCommandError } from '../domain/partners/api-keys.js'
+import { ApiError } from '../domain/core/errors.js'
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)

@@ -3,7 +3,7 @@
 import { Option } from 'commander'
 import { openRuntime, type Runtime } from '../app.js'
 import { databaseUrlFrom, flagHelp, SETTING } from '../config.js'
-import type { PaymentProcessor } from '../domain/payment-processor.js'
+import type { PaymentProcessor } from '../domain/core/payment-processor.js'
 
 export interface DatabaseFlags {
   database?: string

@@ -1,7 +1,7 @@
 // Every setting once: its environment variable, its flag, its default (as an operator would write it), its
 // parser and its help. `--help` prints from this table, loadConfig (config.ts) reads only what it names, and
 // test/config/docs.test.ts holds the settings tables of docs/ to it.
-import { DEFAULT_LIMITS } from '../domain/deps.js'
+import { DEFAULT_LIMITS } from '../domain/core/deps.js'
 import { DEFAULT_HTTP_SETTINGS } from '../http/settings.js'
 import { parseAllowPrivate } from '../webhooks/address-guard.js'
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../webhooks/retry-schedule.js'

@@ -1,9 +1,9 @@
 // Bearer-key authentication and the per-key rate limit for every /api/v1 route except the OpenAPI document.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { authenticate } from '../domain/api-keys.js'
-import type { PartnerCaller } from '../domain/caller.js'
-import type { Deps } from '../domain/deps.js'
-import { ApiError } from '../domain/errors.js'
+import { authenticate } from '../domain/partners/api-keys.js'
+import type { PartnerCaller } from '../domain/core/caller.js'
+import type { Deps } from '../domain/core/deps.js'
+import { ApiError } from '../domain/core/errors.js'
 import type { RateLimiter } from './rate-limit.js'
 
 declare module 'fastify' {

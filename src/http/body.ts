@@ -5,7 +5,7 @@
 // body is drained, never buffered. `__proto__` and `constructor.prototype` keys are dropped rather than
 // rejected.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { ApiError } from '../domain/errors.js'
+import { ApiError } from '../domain/core/errors.js'
 
 export const BODY_LIMIT = 1024 * 1024
 

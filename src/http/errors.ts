@@ -3,7 +3,7 @@
 // logged with the request id and answered with a plain 500.
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance } from 'fastify'
-import { ApiError } from '../domain/errors.js'
+import { ApiError } from '../domain/core/errors.js'
 import { answerError } from '../operations/answer.js'
 
 function clientErrorFor(error: FastifyError): ApiError | undefined {

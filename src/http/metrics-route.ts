@@ -3,7 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import type { Registry } from 'prom-client'
-import { ApiError } from '../domain/errors.js'
+import { ApiError } from '../domain/core/errors.js'
 import { exposition, METRICS_CONTENT_TYPE } from '../metrics.js'
 
 export interface MetricsRouteOptions {

@@ -4,7 +4,7 @@ import fastifySwagger from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { ERROR_STATUS, SUFFIXED_CODES, type ErrorCode } from '../domain/errors.js'
+import { ERROR_STATUS, SUFFIXED_CODES, type ErrorCode } from '../domain/core/errors.js'
 import type { Operation } from '../operations/operation.js'
 import { refineDocument, tagsOf, type Document } from './openapi-document.js'
 

@@ -1,12 +1,12 @@
 // The operations as Fastify routes of the /api/v1 plugin: schemas for validation, serialization and the
 // OpenAPI document, and a handler that runs the operation for the authenticated caller. Operations marked
-// `idempotencyKey` also honour an `Idempotency-Key` header (domain/idempotency.ts).
+// `idempotencyKey` also honour an `Idempotency-Key` header (domain/partners/idempotency.ts).
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { Deps } from '../domain/deps.js'
-import { ApiError, type ErrorCode } from '../domain/errors.js'
-import { runOnce, type KeptAnswer } from '../domain/idempotency.js'
+import type { Deps } from '../domain/core/deps.js'
+import { ApiError, type ErrorCode } from '../domain/core/errors.js'
+import { runOnce, type KeptAnswer } from '../domain/partners/idempotency.js'
 import { envelopeOf, splitResult, type Operation, type ParsedInput } from '../operations/operation.js'
 import { errorResponses } from './openapi.js'
 import { slicedJsonChunks } from './sliced-json.js'
@@ -71,7 +71,7 @@ export function registerOperations(app: FastifyInstance, deps: Deps, operations:
         if (typeof key !== 'string' || !guardOf) {
           if (operation.stream) {
             // Its long lists are read page by page from one snapshot as they are written, in slices (see
-            // domain/streamed.ts and sliced-json.ts); the snapshot ends however the writing ends.
+            // domain/core/streamed.ts and sliced-json.ts); the snapshot ends however the writing ends.
             const streamed = await operation.stream(deps, input)
             let chunks: Buffer[]
             try {

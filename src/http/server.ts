@@ -9,8 +9,8 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify'
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
-import type { Deps } from '../domain/deps.js'
-import { ApiError } from '../domain/errors.js'
+import type { Deps } from '../domain/core/deps.js'
+import { ApiError } from '../domain/core/errors.js'
 import { REST_OPERATIONS } from '../operations/index.js'
 import { installAuth } from './auth.js'
 import { BODY_LIMIT, installJsonParser } from './body.js'

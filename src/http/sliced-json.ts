@@ -36,7 +36,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const elementsAlone = (schema: ZodType): schema is ZodArray =>
   schema instanceof ZodArray && (schema._zod.def.checks ?? []).length === 0
 
-/** A list given a page at a time (domain/streamed.ts), written as its pages come. */
+/** A list given a page at a time (domain/core/streamed.ts), written as its pages come. */
 const isPages = (value: unknown): value is AsyncIterable<readonly unknown[]> =>
   typeof value === 'object' && value !== null && Symbol.asyncIterator in value
 

@@ -1,6 +1,6 @@
 // What an agent should do about each error code a tool can answer. A tool's description lists its
 // operation's codes with these hints, so the list can never drift from what REST answers.
-import { SUFFIXED_CODES, type ErrorCode } from '../domain/errors.js'
+import { SUFFIXED_CODES, type ErrorCode } from '../domain/core/errors.js'
 import { MAX_DELIVERIES_LIMIT } from '../schemas/webhooks.js'
 
 const HINTS: Partial<Record<ErrorCode, string>> = {

@@ -2,8 +2,8 @@
 // request authenticated; the stdio bridge sends it over HTTP(S) to a RefDesk server with its key. Either
 // way REST applies the key's scope, validates and answers, so the MCP layer adds no rules of its own.
 import type { FaultLog } from '../operations/answer.js'
-import type { PartnerCaller } from '../domain/caller.js'
-import type { Deps } from '../domain/deps.js'
+import type { PartnerCaller } from '../domain/core/caller.js'
+import type { Deps } from '../domain/core/deps.js'
 import type { Answer } from '../operations/answer.js'
 import { invokeOperation, type Operation } from '../operations/operation.js'
 

@@ -16,7 +16,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { ApiError } from '../domain/errors.js'
+import { ApiError } from '../domain/core/errors.js'
 import { NextCursor } from '../schemas/common.js'
 import { mcpToolCalls } from '../metrics.js'
 import type { Operation } from '../operations/operation.js'

@@ -1,7 +1,7 @@
 // A tool is a REST operation: the operation's zod schemas of its path, query and body (merged into one
 // input object) and of its `data`. Destructive tools add a preview built from REST reads.
 import { z } from 'zod'
-import { ApiError, type ErrorCode } from '../domain/errors.js'
+import { ApiError, type ErrorCode } from '../domain/core/errors.js'
 import type { Operation } from '../operations/operation.js'
 import type { Forward, RestCall } from './forward.js'
 

@@ -1,6 +1,6 @@
 // What an operation answers, whichever transport runs it: a status and the JSON body. A refusal is its
 // ApiError's status and code; anything else is a fault, logged and answered with a plain 500.
-import { ApiError } from '../domain/errors.js'
+import { ApiError } from '../domain/core/errors.js'
 
 const INTERNAL_ERROR = { error: 'internal_error' } as const
 

@@ -4,10 +4,10 @@ import {
   listAssignments,
   streamAssignments,
   unassignPosition,
-} from '../domain/assignments.js'
-import { requireGame } from '../domain/access.js'
-import { fail } from '../domain/errors.js'
-import { recheck } from '../domain/idempotency.js'
+} from '../domain/assignments/assignments.js'
+import { requireGame } from '../domain/core/access.js'
+import { fail } from '../domain/core/errors.js'
+import { recheck } from '../domain/partners/idempotency.js'
 import { AssignBody, Assignment, GameDetail, GameParams, UnassignQuery } from '../schemas/games.js'
 import { LeagueParams } from '../schemas/leagues.js'
 import { defineOperation } from './operation.js'

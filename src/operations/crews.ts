@@ -1,5 +1,5 @@
 // Crews (extensions): add a position to a game, remove an open one.
-import { addPosition, removePosition } from '../domain/crews.js'
+import { addPosition, removePosition } from '../domain/games/crews.js'
 import { GameDetail, GameParams, GamePositionParams, PositionInput } from '../schemas/games.js'
 import { defineOperation } from './operation.js'
 

@@ -1,7 +1,14 @@
 import { z } from 'zod'
-import { requireLeague } from '../domain/access.js'
-import { cancelGame, getGame, listGames, streamGames, updateGame, upsertGames } from '../domain/games.js'
-import { recheck } from '../domain/idempotency.js'
+import { requireLeague } from '../domain/core/access.js'
+import {
+  cancelGame,
+  getGame,
+  listGames,
+  streamGames,
+  updateGame,
+  upsertGames,
+} from '../domain/games/games.js'
+import { recheck } from '../domain/partners/idempotency.js'
 import {
   Game,
   GameDetail,

@@ -1,5 +1,11 @@
 import { z } from 'zod'
-import { getLeague, listLeagues, streamLeague, updateLeague, upsertLeague } from '../domain/leagues.js'
+import {
+  getLeague,
+  listLeagues,
+  streamLeague,
+  updateLeague,
+  upsertLeague,
+} from '../domain/leagues/leagues.js'
 import {
   League,
   LeagueDetail,

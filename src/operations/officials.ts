@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { readOfficialAvailability } from '../domain/availability.js'
-import { listOfficials, removeOfficial, upsertOfficial } from '../domain/officials.js'
+import { readOfficialAvailability } from '../domain/availability/availability.js'
+import { listOfficials, removeOfficial, upsertOfficial } from '../domain/leagues/officials.js'
 import { AvailabilityQuery, BusyInterval } from '../schemas/availability.js'
 import { LeagueParams } from '../schemas/leagues.js'
 import { Official, OfficialParams, UpsertOfficialBody } from '../schemas/officials.js'

@@ -3,11 +3,11 @@
 // already authenticated. Both run the same validation (params, then body, then query, as Fastify orders
 // them), the same service and the same response schema, and answer the same status and body.
 import type { z, ZodObject, ZodType } from 'zod'
-import type { PartnerCaller } from '../domain/caller.js'
-import type { Deps } from '../domain/deps.js'
-import type { ErrorCode } from '../domain/errors.js'
-import type { ReplayGuard } from '../domain/idempotency.js'
-import type { Streamed } from '../domain/streamed.js'
+import type { PartnerCaller } from '../domain/core/caller.js'
+import type { Deps } from '../domain/core/deps.js'
+import type { ErrorCode } from '../domain/core/errors.js'
+import type { ReplayGuard } from '../domain/partners/idempotency.js'
+import type { Streamed } from '../domain/core/streamed.js'
 import { DataEnvelope } from '../schemas/common.js'
 import { answerError, type Answer, type FaultLog } from './answer.js'
 import { validate } from './validation.js'
@@ -87,7 +87,7 @@ export interface Operation<
   unbounded?: true
   /**
    * For an unbounded list: the handler's result with its long lists as pages, read while the HTTP adapter
-   * writes them (domain/streamed.ts); `handle` is this result made whole.
+   * writes them (domain/core/streamed.ts); `handle` is this result made whole.
    */
   stream?(deps: Deps, input: OperationInput<P, Q, B>): Promise<Streamed<unknown>>
   /** Error codes besides 401 `unauthorized`, for the document and the MCP tool's description. */

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { listPayments } from '../domain/payments.js'
+import { listPayments } from '../domain/payments/payments.js'
 import { LeagueParams } from '../schemas/leagues.js'
 import { Payment } from '../schemas/payments.js'
 import { defineOperation } from './operation.js'

@@ -1,8 +1,8 @@
 // Request validation with the zod schemas: the first failing field's code, and a body that is not a JSON
 // object is `invalid_json`. The Fastify validator and in-process invocations both check with this.
 import type { ZodType } from 'zod'
-import { ApiError } from '../domain/errors.js'
-import { issueToError } from '../domain/parse.js'
+import { ApiError } from '../domain/core/errors.js'
+import { issueToError } from '../domain/core/parse.js'
 
 /** The parts of a request, named as Fastify names them. */
 export type RequestPart = 'params' | 'body' | 'querystring' | 'headers'

@@ -5,8 +5,13 @@ import {
   listWebhookDeliveries,
   listWebhooks,
   registrationReplay,
-} from '../domain/webhook-endpoints.js'
-import { enableWebhook, recoverDeliveries, retryDelivery, sendTestEvent } from '../domain/webhook-toolkit.js'
+} from '../domain/partners/webhook-endpoints.js'
+import {
+  enableWebhook,
+  recoverDeliveries,
+  retryDelivery,
+  sendTestEvent,
+} from '../domain/partners/webhook-toolkit.js'
 import {
   CreatedWebhookEndpoint,
   CreateWebhookBody,

@@ -32,7 +32,7 @@ interface ApiKeysTable {
   organizer_id: string
   created_at: Time
   revoked_at: Time | null
-  /** Updated at most once a minute per key (see domain/api-keys.ts). */
+  /** Updated at most once a minute per key (see domain/partners/api-keys.ts). */
   last_used_at: Time | null
 }
 

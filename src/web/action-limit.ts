@@ -1,6 +1,6 @@
-// Claims and withdrawals, limited per person (domain/action-limits.ts): over the limit the action does not
+// Claims and withdrawals, limited per person (domain/assignments/action-limits.ts): over the limit the action does not
 // run and the page says so plainly, with 429 and when to try again.
-import { ACTION_WINDOW_MS, admitAction } from '../domain/action-limits.js'
+import { ACTION_WINDOW_MS, admitAction } from '../domain/assignments/action-limits.js'
 import type { WebContext } from './context.js'
 import type { SignedInHandler } from './guards.js'
 

@@ -1,7 +1,7 @@
-// The conflict rules (domain/conflicts.ts) as the app says them to the official: a plain sentence naming
+// The conflict rules (domain/availability/conflicts.ts) as the app says them to the official: a plain sentence naming
 // the rule, never the game, league or partner that caused it. Open games shows them on a refused claim and
 // beside each game the official cannot take.
-import type { Refusal } from '../domain/conflicts.js'
+import type { Refusal } from '../domain/availability/conflicts.js'
 import type { Notice } from './pages.js'
 
 export const CONFLICT_SENTENCES: Readonly<Record<Refusal, string>> = {

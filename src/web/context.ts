@@ -1,6 +1,6 @@
 // What the app's route modules share: the services (with their clock), the settings and the page renderer.
 import type { CookieSerializeOptions } from '@fastify/cookie'
-import type { Deps } from '../domain/deps.js'
+import type { Deps } from '../domain/core/deps.js'
 import type { AfterReply } from './after-reply.js'
 import type { Mailer } from './mail.js'
 import type { SendPage } from './pages.js'

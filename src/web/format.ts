@@ -1,6 +1,6 @@
 // Times and money as a person reads them: times in their time zone with the zone named, amounts in the
 // league's currency. Formatters are built once per page, not per row.
-import type { HeldChange } from '../domain/schedule.js'
+import type { HeldChange } from '../domain/pages/schedule.js'
 
 export interface Formatters {
   readonly timeZone: string

@@ -1,11 +1,11 @@
 // The guards of the app's routes: who may open a page, and which path parameters may reach a service. Whether
 // the person organizes or officiates in the league an id names is the domain's rule, checked inside the
-// transaction of the action (domain/access.ts): routes pass the person as the caller and let a refusal
+// transaction of the action (domain/core/access.ts): routes pass the person as the caller and let a refusal
 // answer Not found.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ErrorCode } from '../domain/errors.js'
-import { ApiError } from '../domain/errors.js'
-import type { Person } from '../domain/sessions.js'
+import type { ErrorCode } from '../domain/core/errors.js'
+import { ApiError } from '../domain/core/errors.js'
+import type { Person } from '../domain/people/sessions.js'
 import { isId } from './forms.js'
 import { paths } from './paths.js'
 

@@ -2,7 +2,7 @@
 // or back to where they came from with the notice of the domain's refusal (a lost race, a state that moved
 // on). A refusal the action does not name, a 404 among them, propagates to the error page.
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError, type ErrorCode } from '../domain/errors.js'
+import { ApiError, type ErrorCode } from '../domain/core/errors.js'
 import { queryString } from './forms.js'
 import type { Notice } from './pages.js'
 

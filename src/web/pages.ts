@@ -2,7 +2,7 @@
 // fresh CSRF token for its forms and is never cached, since it shows one person's data.
 import { Eta } from 'eta'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Person } from '../domain/sessions.js'
+import type { Person } from '../domain/people/sessions.js'
 import { VIEWS_DIR } from './assets.js'
 import { formatters, type Formatters } from './format.js'
 import { paths, type Paths } from './paths.js'

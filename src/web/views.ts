@@ -1,17 +1,22 @@
 // What each template of views/ is handed, by its name: `sendPage(request, reply, 'organize-games', …, data)`
 // type-checks `data` against this map. Every template also gets the PageContext (pages.ts): the CSRF token,
 // the person, the formatters and `path`, the app's address builders.
-import type { Earning, EarningTotal } from '../domain/earnings.js'
-import type { BoardPosition } from '../domain/assign-board.js'
-import type { GameDesk } from '../domain/game-desk.js'
-import type { DenialPreview } from '../domain/official-desk.js'
-import type { CompletionBlocker, GameQuery, LeagueGame, PositionLine } from '../domain/league-games.js'
-import type { LedgerLine, LedgerTotal, OfficialTotal } from '../domain/ledger.js'
-import type { PersonMembership } from '../domain/memberships.js'
-import type { OpenGame } from '../domain/open-games.js'
-import type { LeagueOverview, OrganizedLeague } from '../domain/organized-leagues.js'
-import type { SimulatedOutcome } from '../domain/payment-processor.js'
-import type { HeldGame, Schedule } from '../domain/schedule.js'
+import type { Earning, EarningTotal } from '../domain/pages/earnings.js'
+import type { BoardPosition } from '../domain/pages/organize-assign.js'
+import type { GameDesk } from '../domain/pages/organize-game.js'
+import type { DenialPreview } from '../domain/pages/organize-officials.js'
+import type {
+  CompletionBlocker,
+  GameQuery,
+  LeagueGame,
+  PositionLine,
+} from '../domain/pages/organize-games.js'
+import type { LedgerLine, LedgerTotal, OfficialTotal } from '../domain/pages/organize-payouts.js'
+import type { PersonMembership } from '../domain/pages/leagues.js'
+import type { OpenGame } from '../domain/pages/open-games.js'
+import type { LeagueOverview, OrganizedLeague } from '../domain/pages/organize.js'
+import type { SimulatedOutcome } from '../domain/core/payment-processor.js'
+import type { HeldGame, Schedule } from '../domain/pages/schedule.js'
 import type { NotificationKindName } from '../schemas/notifications.js'
 import type { AssignmentPlan } from '../schemas/plans.js'
 import type { Official } from '../schemas/officials.js'

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { describe, expect, it } from 'vitest'
-import { issueKey } from '../../src/domain/api-keys.js'
+import { issueKey } from '../../src/domain/partners/api-keys.js'
 import { uniqueSource } from '../helpers/app.js'
 import { BIN, useCliDatabase } from '../helpers/cli.js'
 

@@ -1,6 +1,6 @@
 // `refdesk app sign-in-link`: the operator's way to hand out a link when the service sends no email.
 import { describe, expect, it } from 'vitest'
-import { isLiveSignInLink } from '../../src/domain/sign-in-links.js'
+import { isLiveSignInLink } from '../../src/domain/people/sign-in-links.js'
 import { lastLine, runBin, useCliDatabase } from '../helpers/cli.js'
 import { seedUser } from '../helpers/fixtures.js'
 

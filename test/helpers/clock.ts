@@ -1,6 +1,6 @@
 // Time in tests moves through the services' clock (Deps.clock), never by waiting.
 import type { Clock } from '../../src/clock.js'
-import type { Deps } from '../../src/domain/deps.js'
+import type { Deps } from '../../src/domain/core/deps.js'
 
 /** The clock stopped at `when`. */
 export const stoppedAt = (when: Date): Clock => ({ now: () => when.getTime() })

@@ -3,7 +3,7 @@
 // with defaults a test overrides only where it matters.
 import type { Kysely } from 'kysely'
 import { isoNow, newId, systemClock } from '../../src/clock.js'
-import { rollupStatus } from '../../src/domain/game-status.js'
+import { rollupStatus } from '../../src/domain/games/game-status.js'
 import type {
   Db,
   GameStatus,

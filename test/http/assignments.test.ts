@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { grantLeague } from '../../src/domain/api-keys.js'
-import { denyOfficial } from '../../src/domain/officials.js'
+import { grantLeague } from '../../src/domain/partners/api-keys.js'
+import { denyOfficial } from '../../src/domain/leagues/officials.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { eventsOf, seedGame, seedPayment } from '../helpers/fixtures.js'
-import { CONSOLE_CALLER } from '../../src/domain/caller.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
 
 describe('assignments', () => {
   const t = useTestApp()

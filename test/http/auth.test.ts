@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { revokeKey } from '../../src/domain/api-keys.js'
+import { revokeKey } from '../../src/domain/partners/api-keys.js'
 import { useTestApp } from '../helpers/app.js'
 
 describe('authentication', () => {

@@ -1,10 +1,10 @@
 // The conflict rules (DESIGN "Availability and conflicts"): one person (an email address) across two
 // partners' leagues, the travel buffer, blackouts and the daily limit, and where each path enforces them.
 import { describe, expect, it } from 'vitest'
-import { assignPosition, claimFor } from '../../src/domain/assignments.js'
-import { addBlackout } from '../../src/domain/availability.js'
-import { CONSOLE_CALLER } from '../../src/domain/caller.js'
-import { ApiError } from '../../src/domain/errors.js'
+import { assignPosition, claimFor } from '../../src/domain/assignments/assignments.js'
+import { addBlackout } from '../../src/domain/availability/availability.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
+import { ApiError } from '../../src/domain/core/errors.js'
 import * as users from '../../src/store/users.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { eventsOf, uniqueEmail } from '../helpers/fixtures.js'

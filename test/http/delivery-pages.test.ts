@@ -4,7 +4,7 @@
 // newer and at the very time of the cursor), on SQLite and PostgreSQL alike.
 import { describe, expect, it } from 'vitest'
 import { newId } from '../../src/clock.js'
-import { authenticate } from '../../src/domain/api-keys.js'
+import { authenticate } from '../../src/domain/partners/api-keys.js'
 import { httpForward, inProcessForward } from '../../src/mcp/forward.js'
 import { listWebhookDeliveriesOperation } from '../../src/operations/webhooks.js'
 import { insertDeliveries } from '../../src/store/deliveries.js'

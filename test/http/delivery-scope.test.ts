@@ -2,7 +2,7 @@
 // once the grant is withdrawn or the key revoked, no key of the endpoint's source lists, redelivers or
 // recovers those deliveries any more (they answer like missing ones), while the source's own stay.
 import { describe, expect, it } from 'vitest'
-import { grantLeague, revokeKey, ungrantLeague } from '../../src/domain/api-keys.js'
+import { grantLeague, revokeKey, ungrantLeague } from '../../src/domain/partners/api-keys.js'
 import { fanOut } from '../../src/webhooks/fan-out.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 

@@ -4,7 +4,7 @@ import { connect } from 'node:net'
 import { Writable } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildHttp, openRuntime, type App } from '../../src/app.js'
-import { issueKey } from '../../src/domain/api-keys.js'
+import { issueKey } from '../../src/domain/partners/api-keys.js'
 import { loggedUrl, loggerOptions } from '../../src/logger.js'
 import { isPostgres, testDatabaseUrl, uniqueSource, useTestApp } from '../helpers/app.js'
 

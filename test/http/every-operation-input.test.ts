@@ -1,7 +1,7 @@
 // Hostile input on every REST operation, driven by the OpenAPI document: whatever arrives, the answer is
 // a documented status with exactly {"error":"<catalogued code>"} (or success), never a 5xx.
 import { describe, expect, it } from 'vitest'
-import { isErrorCode } from '../../src/domain/errors.js'
+import { isErrorCode } from '../../src/domain/core/errors.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 
 type Operation = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { grantLeague } from '../../src/domain/api-keys.js'
+import { grantLeague } from '../../src/domain/partners/api-keys.js'
 import type { PositionStatus } from '../../src/store/tables.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { eventsOf, seedPayment, seedPosition, seedUser } from '../helpers/fixtures.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { grantLeague, ungrantLeague } from '../../src/domain/api-keys.js'
+import { grantLeague, ungrantLeague } from '../../src/domain/partners/api-keys.js'
 import { useTestApp } from '../helpers/app.js'
 
 describe('league grants', () => {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { buildHttp, openRuntime } from '../../src/app.js'
-import { issueKey } from '../../src/domain/api-keys.js'
+import { issueKey } from '../../src/domain/partners/api-keys.js'
 import { isPostgres, testDatabaseUrl, uniqueSource, useTestApp } from '../helpers/app.js'
 
 describe('health checks, request ids and logs', () => {

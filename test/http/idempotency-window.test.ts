@@ -1,7 +1,7 @@
 // Idempotency-Key over time: a key is kept for 24 hours and a reservation left running by a dead process
 // is taken over after 5 minutes, both read from the services' clock, which the test moves.
 import { describe, expect, it } from 'vitest'
-import { STALE_RESERVATION_MS } from '../../src/domain/idempotency.js'
+import { STALE_RESERVATION_MS } from '../../src/domain/partners/idempotency.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { settableClock } from '../helpers/clock.js'
 

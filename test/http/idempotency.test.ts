@@ -2,7 +2,7 @@
 // replays the first answer without acting again, a different body is refused, keys belong to the API key,
 // and two identical requests at once act once.
 import { describe, expect, it } from 'vitest'
-import { grantLeague, ungrantLeague } from '../../src/domain/api-keys.js'
+import { grantLeague, ungrantLeague } from '../../src/domain/partners/api-keys.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { eventsOf } from '../helpers/fixtures.js'
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { denyOfficial } from '../../src/domain/officials.js'
+import { denyOfficial } from '../../src/domain/leagues/officials.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { eventsOf, seedGame } from '../helpers/fixtures.js'
-import { CONSOLE_CALLER } from '../../src/domain/caller.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { grantLeague } from '../../src/domain/api-keys.js'
-import { completeGame, markPaid } from '../../src/domain/payments.js'
+import { grantLeague } from '../../src/domain/partners/api-keys.js'
+import { completeGame, markPaid } from '../../src/domain/payments/payments.js'
 import { useTestApp } from '../helpers/app.js'
 import { played } from '../helpers/clock.js'
 import { seedClaimedGame } from '../helpers/fixtures.js'
-import { CONSOLE_CALLER } from '../../src/domain/caller.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
 
 describe('GET /leagues/{leagueId}/payments', () => {
   const t = useTestApp()

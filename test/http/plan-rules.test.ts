@@ -2,7 +2,7 @@
 // real settings (buffer, daily limit, time zone, levels) and every source of unavailability, so a plan
 // never proposes what the claim would refuse: publishing it skips nothing.
 import { describe, expect, it } from 'vitest'
-import { addBlackout } from '../../src/domain/availability.js'
+import { addBlackout } from '../../src/domain/availability/availability.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { uniqueEmail } from '../helpers/fixtures.js'
 

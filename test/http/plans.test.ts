@@ -1,6 +1,6 @@
 // The assignor over REST (issue 26): candidates, plans as drafts, publishing through the race-safe claim.
 import { describe, expect, it } from 'vitest'
-import { setHomePoint } from '../../src/domain/profiles.js'
+import { setHomePoint } from '../../src/domain/people/profiles.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { eventsOf, seedClaim, seedGame, uniqueEmail } from '../helpers/fixtures.js'
 

@@ -4,7 +4,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { authenticate } from '../../src/domain/api-keys.js'
+import { authenticate } from '../../src/domain/partners/api-keys.js'
 import { slicedJson } from '../../src/http/sliced-json.js'
 import { REST_OPERATIONS } from '../../src/operations/index.js'
 import { envelopeOf, splitResult, type ParsedInput } from '../../src/operations/operation.js'

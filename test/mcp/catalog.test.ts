@@ -1,7 +1,7 @@
 // The tool list is derived from the operations: one tool per operation, each description listing exactly
 // its operation's error codes with what to do about them, and instructions that name the guarded tools.
 import { describe, expect, it } from 'vitest'
-import { ERROR_STATUS, type ErrorCode } from '../../src/domain/errors.js'
+import { ERROR_STATUS, type ErrorCode } from '../../src/domain/core/errors.js'
 import { errorHint } from '../../src/mcp/error-hints.js'
 import { INSTRUCTIONS, TOOL_LIST, TOOLS } from '../../src/mcp/server.js'
 import { EXTENSION_OPERATIONS, OPERATIONS } from '../../src/operations/index.js'

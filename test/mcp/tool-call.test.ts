@@ -4,7 +4,7 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { describe, expect, it } from 'vitest'
-import { authenticate } from '../../src/domain/api-keys.js'
+import { authenticate } from '../../src/domain/partners/api-keys.js'
 import { inProcessForward, type Forward } from '../../src/mcp/forward.js'
 import { answerToolCall, createMcpServer } from '../../src/mcp/server.js'
 import { useTestApp } from '../helpers/app.js'

@@ -1,11 +1,11 @@
 // Every tool driven by the SDK's own Client, in memory and over real HTTP: what MCP shows is exactly
 // what REST shows for the same key, and every destructive tool's preview changes nothing.
 import { afterEach, describe, expect, it } from 'vitest'
-import { completeGame } from '../../src/domain/payments.js'
+import { completeGame } from '../../src/domain/payments/payments.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { played } from '../helpers/clock.js'
 import { httpMcp, inMemoryMcp, listen, type Mcp } from './clients.js'
-import { CONSOLE_CALLER } from '../../src/domain/caller.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
 
 const TOOL_NAMES = [
   'list_leagues',

@@ -1,11 +1,11 @@
 // Every kind of the contract, caused the way a partner, an organizer or an official causes it, read as its
 // recipient reads it: subject word, time in their zone, the change itself.
 import { describe, expect, it } from 'vitest'
-import { issueKey } from '../../src/domain/api-keys.js'
-import { claimPosition, withdrawClaim } from '../../src/domain/assignments.js'
-import { CONSOLE_CALLER } from '../../src/domain/caller.js'
-import { markPaid } from '../../src/domain/payments.js'
-import { setTimeZone } from '../../src/domain/profiles.js'
+import { issueKey } from '../../src/domain/partners/api-keys.js'
+import { claimPosition, withdrawClaim } from '../../src/domain/assignments/assignments.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
+import { markPaid } from '../../src/domain/payments/payments.js'
+import { setTimeZone } from '../../src/domain/people/profiles.js'
 import { clientFor, uniqueSource, useTestApp } from '../helpers/app.js'
 import { seedGame, seedPayment } from '../helpers/fixtures.js'
 import { useMail } from './mail.js'

@@ -1,7 +1,7 @@
 // The notification outbox and its sender against a real SMTP server: written with the change or not at
 // all, mailed once with a text and an HTML part and a one-click unsubscribe, retried, recorded.
 import { describe, expect, it } from 'vitest'
-import { claimPosition } from '../../src/domain/assignments.js'
+import { claimPosition } from '../../src/domain/assignments/assignments.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { seedGame, uniqueEmail } from '../helpers/fixtures.js'
 import { useMail } from './mail.js'

@@ -2,7 +2,7 @@
 // process's): each notification reaches the real SMTP server once, and is recorded sent after one attempt.
 import { afterEach, describe, expect, it } from 'vitest'
 import { openRuntime, type Runtime } from '../../src/app.js'
-import { notifyCancelled } from '../../src/domain/notifications.js'
+import { notifyCancelled } from '../../src/domain/notifications/notifications.js'
 import { isPostgres, testDatabaseUrl, useTestApp } from '../helpers/app.js'
 import { seedGame } from '../helpers/fixtures.js'
 import { useMail } from './mail.js'

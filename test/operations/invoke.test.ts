@@ -2,7 +2,7 @@
 // HTTP for the same key and the same input: status and body, successes, validation errors in Fastify's
 // order (params, body, query), unknown ids and faults.
 import { describe, expect, it } from 'vitest'
-import { authenticate } from '../../src/domain/api-keys.js'
+import { authenticate } from '../../src/domain/partners/api-keys.js'
 import { invokeOperation, type Operation } from '../../src/operations/operation.js'
 import { getGameOperation } from '../../src/operations/games.js'
 import { OPERATIONS } from '../../src/operations/index.js'

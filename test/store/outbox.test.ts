@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { isoNow, newId, systemClock } from '../../src/clock.js'
-import { domainEvent, recordEvents } from '../../src/domain/events.js'
+import { domainEvent, recordEvents } from '../../src/domain/core/events.js'
 import { listEvents } from '../../src/store/outbox.js'
 import { useTestApp } from '../helpers/app.js'
 

@@ -3,8 +3,8 @@
 // they can't take; the partner whose league refuses conflicts gets 409 schedule_conflict naming nothing
 // of the other league, and reads the official's busy intervals with no detail.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { issueKey } from '../../src/domain/api-keys.js'
-import { addBlackout, addBusyCalendar } from '../../src/domain/availability.js'
+import { issueKey } from '../../src/domain/partners/api-keys.js'
+import { addBlackout, addBusyCalendar } from '../../src/domain/availability/availability.js'
 import { parseAllowPrivate } from '../../src/net/address-guard.js'
 import { guardedGetter } from '../../src/net/guarded-get.js'
 import { clientFor, uniqueSource } from '../helpers/app.js'

@@ -1,12 +1,17 @@
 // The official's pages over HTTP: claim (and the race), withdraw, scoped answers to tampered ids, earnings,
 // leagues, the calendar feed and its rotation, the time zone, escaping.
 import { describe, expect, it } from 'vitest'
-import { chargePayment, completeGame, markPaid, withSimulatedOutcome } from '../../src/domain/payments.js'
+import {
+  chargePayment,
+  completeGame,
+  markPaid,
+  withSimulatedOutcome,
+} from '../../src/domain/payments/payments.js'
 import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { useWebApp, type Visitor } from './browser-like.js'
-import { CONSOLE_CALLER } from '../../src/domain/caller.js'
-import { withdrawClaim } from '../../src/domain/assignments.js'
-import { updateGame } from '../../src/domain/games.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
+import { withdrawClaim } from '../../src/domain/assignments/assignments.js'
+import { updateGame } from '../../src/domain/games/games.js'
 
 const hoursAfter = (now: Date, h: number) => new Date(now.getTime() + h * 3_600_000).toISOString()
 

@@ -1,7 +1,7 @@
 // Open games over HTTP: only the games the official can take, "Show games I can't take" with the rule's
 // sentence (never the game that causes it), the filters, and a refused claim's notice.
 import { describe, expect, it } from 'vitest'
-import { addBlackout } from '../../src/domain/availability.js'
+import { addBlackout } from '../../src/domain/availability/availability.js'
 import { seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { useWebApp } from './browser-like.js'
 

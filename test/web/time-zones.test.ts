@@ -1,7 +1,7 @@
 // Issue 22, item 5: a league's pages show its times in the league's zone, whoever looks; an official who has
 // not chosen a zone sees their first league's, not UTC, until they choose one (a home point is no choice).
 import { describe, expect, it } from 'vitest'
-import { setHomePoint } from '../../src/domain/profiles.js'
+import { setHomePoint } from '../../src/domain/people/profiles.js'
 import { seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { useWebApp } from './browser-like.js'
 

@@ -1,8 +1,8 @@
 // Issue 25: the organizer sees a turnback on the league page. A position its official withdrew from shows
 // who gave it back, until anything else happens to it.
 import { describe, expect, it } from 'vitest'
-import { unassignPosition } from '../../src/domain/assignments.js'
-import { CONSOLE_CALLER } from '../../src/domain/caller.js'
+import { unassignPosition } from '../../src/domain/assignments/assignments.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
 import { seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { useWebApp } from './browser-like.js'
 

@@ -1,15 +1,15 @@
 import { EVENT_NAMES } from '../../src/schemas/events.js'
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { grantLeague } from '../../src/domain/api-keys.js'
-import { chargePayment, completeGame, markNoShow } from '../../src/domain/payments.js'
-import { simulatedProcessor } from '../../src/domain/payment-processor.js'
+import { grantLeague } from '../../src/domain/partners/api-keys.js'
+import { chargePayment, completeGame, markNoShow } from '../../src/domain/payments/payments.js'
+import { simulatedProcessor } from '../../src/domain/core/payment-processor.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { schemaValidator } from '../openapi/helpers.js'
 import { useDispatchers } from './dispatch.js'
 import { startReceiver, type Receiver } from './receiver.js'
-import { CONSOLE_CALLER } from '../../src/domain/caller.js'
-import { withdrawClaim } from '../../src/domain/assignments.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
+import { withdrawClaim } from '../../src/domain/assignments/assignments.js'
 
 describe('webhook delivery', () => {
   const t = useTestApp()

@@ -3,9 +3,9 @@
 // deliveries, while http:// anywhere else is still refused. Also REFDESK_WEBHOOK_DISABLE_AFTER's forms.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig } from '../../src/config.js'
-import { authenticate } from '../../src/domain/api-keys.js'
-import { ApiError } from '../../src/domain/errors.js'
-import { createWebhook } from '../../src/domain/webhook-endpoints.js'
+import { authenticate } from '../../src/domain/partners/api-keys.js'
+import { ApiError } from '../../src/domain/core/errors.js'
+import { createWebhook } from '../../src/domain/partners/webhook-endpoints.js'
 import { refusalReason } from '../../src/webhooks/address-guard.js'
 import { DEFAULT_DISABLE_AFTER_MS } from '../../src/webhooks/settings.js'
 import { useTestApp } from '../helpers/app.js'

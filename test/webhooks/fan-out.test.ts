@@ -2,7 +2,7 @@
 // endpoints; a dispatcher's fanOut expands each event once, to the endpoints that want it and existed
 // when it happened, a batch per transaction, exactly once across concurrent dispatchers.
 import { describe, expect, it } from 'vitest'
-import { grantLeague } from '../../src/domain/api-keys.js'
+import { grantLeague } from '../../src/domain/partners/api-keys.js'
 import { openDatabase } from '../../src/store/database.js'
 import { FAN_OUT_BATCH, fanOut } from '../../src/webhooks/fan-out.js'
 import { isPostgres, testDatabaseUrl, useTestApp, type Partner } from '../helpers/app.js'

@@ -4,7 +4,7 @@
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Clock } from '../../src/clock.js'
-import { sampleEventData } from '../../src/domain/sample-events.js'
+import { sampleEventData } from '../../src/domain/partners/sample-events.js'
 import { EVENT_DATA, EVENT_NAMES } from '../../src/schemas/events.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { useDispatchers } from './dispatch.js'

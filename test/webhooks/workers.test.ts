@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { issueKey } from '../../src/domain/api-keys.js'
+import { issueKey } from '../../src/domain/partners/api-keys.js'
 import { openDatabase, type Database } from '../../src/store/database.js'
 import { startDispatcher, type Dispatcher } from '../../src/webhooks/dispatcher.js'
 import { isPostgres, uniqueSource } from '../helpers/app.js'

@@ -1,7 +1,7 @@
 // `refdesk keys`: the operator's console for partner API keys. The plaintext key exists only in the
 // output of `keys issue`; the database keeps its SHA-256.
 import { Command } from 'commander'
-import { grantLeague, issueKey, listKeys, revokeKey, ungrantLeague } from '../../domain/api-keys.js'
+import { grantLeague, issueKey, listKeys, revokeKey, ungrantLeague } from '../../domain/partners/api-keys.js'
 import { printJson, printLine } from '../output.js'
 import { databaseOption, withRuntime, type DatabaseFlags } from '../runtime.js'
 

@@ -12,7 +12,7 @@ import {
   type Game as GameShape,
   type GameDetail as GameDetailShape,
 } from '../../schemas/games.js'
-import { parseWith } from '../../domain/parse.js'
+import { parseWith } from '../../domain/core/parse.js'
 import { DESTRUCTIVE, NEXT_STEP, READ, WRITE, read, segment, type ToolSpec } from '../tool.js'
 
 const UpsertGamesPreview = z.object({

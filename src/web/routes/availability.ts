@@ -7,7 +7,7 @@ import {
   addWeekly,
   getAvailability,
   removeAvailability,
-} from '../../domain/availability.js'
+} from '../../domain/availability/availability.js'
 import type { Blackout, BusyCalendar, WeeklyWindow } from '../../schemas/availability.js'
 import type { WebContext } from '../context.js'
 import { field, idField } from '../forms.js'

@@ -2,7 +2,7 @@
 // authenticated by the token in its query string (calendar apps send no cookies).
 import type { FastifyInstance } from 'fastify'
 import ical, { ICalEventStatus } from 'ical-generator'
-import { calendarFeedGames, findCalendarFeed, renewCalendarFeed } from '../../domain/calendar-feeds.js'
+import { calendarFeedGames, findCalendarFeed, renewCalendarFeed } from '../../domain/pages/calendar.js'
 import type { WebContext } from '../context.js'
 import { queryString } from '../forms.js'
 import { formatters } from '../format.js'

@@ -4,7 +4,11 @@
 // or the mail client's `List-Unsubscribe=One-Click`, turns the kind off. That POST comes without a session
 // or a CSRF token: the token itself is the proof, and it can do nothing but turn one kind off.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { findUnsubscribe, setPreferences, unsubscribe } from '../../domain/notification-preferences.js'
+import {
+  findUnsubscribe,
+  setPreferences,
+  unsubscribe,
+} from '../../domain/notifications/notification-preferences.js'
 import { NOTIFICATION_WORD } from '../../schemas/notifications.js'
 import type { WebContext } from '../context.js'
 import { queryString } from '../forms.js'

@@ -2,9 +2,9 @@
 // notice on the page, never an error page: a lost race says someone else took the game, and a game of a
 // league the person does not officiate reads exactly like a missing one.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { claimPosition } from '../../domain/assignments.js'
-import { dayStart, isDay, nextDay } from '../../domain/days.js'
-import { listOpenGames, officiatedLeagues, type OpenGamesQuery } from '../../domain/open-games.js'
+import { claimPosition } from '../../domain/assignments/assignments.js'
+import { dayStart, isDay, nextDay } from '../../domain/core/days.js'
+import { listOpenGames, officiatedLeagues, type OpenGamesQuery } from '../../domain/pages/open-games.js'
 import { limitedAction } from '../action-limit.js'
 import { CONFLICT_NOTICES, CONFLICT_SENTENCES } from '../conflict-sentences.js'
 import type { WebContext } from '../context.js'

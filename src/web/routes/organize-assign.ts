@@ -2,8 +2,8 @@
 // button each (the game page's organizer assign, back to this tab), and Fill automatically: the assignor's
 // plan as a draft on its own page, then Publish. Another league's ids answer Not found.
 import type { FastifyInstance } from 'fastify'
-import { findPlanPage, listAssignBoard } from '../../domain/assign-board.js'
-import { createPlan, publishPlan } from '../../domain/assignment-plans.js'
+import { findPlanPage, listAssignBoard } from '../../domain/pages/organize-assign.js'
+import { createPlan, publishPlan } from '../../domain/plans/assignment-plans.js'
 import type { WebContext } from '../context.js'
 import { idParam, signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'

@@ -2,8 +2,8 @@
 // confirmations and actions. A league, game or position the person does not organize answers the one Not
 // found page, before and after a form is posted.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { isDay } from '../../domain/days.js'
-import { ApiError, type ErrorCode } from '../../domain/errors.js'
+import { isDay } from '../../domain/core/days.js'
+import { ApiError, type ErrorCode } from '../../domain/core/errors.js'
 import {
   completionBlocker,
   findLeagueGame,
@@ -11,12 +11,12 @@ import {
   listLeagueGames,
   noShowPaymentEffect,
   type GameQuery,
-} from '../../domain/league-games.js'
-import { listOrganizedLeagues } from '../../domain/organized-leagues.js'
-import { completeGame, markNoShow } from '../../domain/payments.js'
-import { completeSelected, MAX_SELECTED } from '../../domain/season-close.js'
-import type { Deps } from '../../domain/deps.js'
-import type { Person } from '../../domain/sessions.js'
+} from '../../domain/pages/organize-games.js'
+import { listOrganizedLeagues } from '../../domain/pages/organize.js'
+import { completeGame, markNoShow } from '../../domain/payments/payments.js'
+import { completeSelected, MAX_SELECTED } from '../../domain/payments/season-close.js'
+import type { Deps } from '../../domain/core/deps.js'
+import type { Person } from '../../domain/people/sessions.js'
 import type { WebContext } from '../context.js'
 import { field, idList, isId, pageNumber, queryString } from '../forms.js'
 import { byDay, formatters } from '../format.js'

@@ -1,10 +1,10 @@
 // A league's officials for its organizer: Add official, Level, Approve, and Deny behind a confirmation that
 // offers to release their upcoming games. Another league's id answers Not found.
 import type { FastifyInstance } from 'fastify'
-import { addOfficial, previewDenial, setOfficialLevel } from '../../domain/official-desk.js'
-import { approveOfficial, denyOfficial } from '../../domain/officials.js'
-import { listLeagueOfficials } from '../../domain/organized-leagues.js'
-import { parseWith } from '../../domain/parse.js'
+import { addOfficial, previewDenial, setOfficialLevel } from '../../domain/pages/organize-officials.js'
+import { approveOfficial, denyOfficial } from '../../domain/leagues/officials.js'
+import { listLeagueOfficials } from '../../domain/pages/organize.js'
+import { parseWith } from '../../domain/core/parse.js'
 import { UpsertOfficialBody } from '../../schemas/officials.js'
 import { LEVEL } from '../../schemas/schedule.js'
 import type { WebContext } from '../context.js'

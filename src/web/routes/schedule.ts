@@ -1,8 +1,8 @@
 // The official's Schedule (the home page; the sign-in page for anyone else) and withdrawal from a held game:
 // a page that says what it does, then the action. Someone else's position reads exactly like a missing one.
 import type { FastifyInstance } from 'fastify'
-import { withdrawClaim } from '../../domain/assignments.js'
-import { findHeldGame, listSchedule } from '../../domain/schedule.js'
+import { withdrawClaim } from '../../domain/assignments/assignments.js'
+import { findHeldGame, listSchedule } from '../../domain/pages/schedule.js'
 import { limitedAction } from '../action-limit.js'
 import type { WebContext } from '../context.js'
 import { idField, pageNumber } from '../forms.js'

@@ -7,8 +7,8 @@ import {
   makeSignInLink,
   normalizeEmail,
   redeemSignInLink,
-} from '../../domain/sign-in-links.js'
-import { endAllSessions, endSession } from '../../domain/sessions.js'
+} from '../../domain/people/sign-in-links.js'
+import { endAllSessions, endSession } from '../../domain/people/sessions.js'
 import type { WebContext } from '../context.js'
 import { field, queryString } from '../forms.js'
 import { signedIn } from '../guards.js'

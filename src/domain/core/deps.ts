@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely'
+import type { Clock } from '../../clock.js'
+import type { DialectName } from '../../store/database.js'
+import type { Db } from '../../store/tables.js'
+import type { PaymentProcessor } from './payment-processor.js'
+
+/** What every domain service needs; built once by the composition root (`app.ts`). */
+export interface Deps {
+  readonly db: Kysely<Db>
+  readonly dialect: DialectName
+  readonly paymentProcessor: PaymentProcessor
+  readonly limits: Limits
+  /** The one clock every rule reads (`isoNow(deps.clock)`), so tests move time instead of waiting. */
+  readonly clock: Clock
+  /**
+   * Why a webhook URL's host must not be registered, or null: the delivery address policy
+   * (REFDESK_WEBHOOK_ALLOW_PRIVATE) applied to literal addresses, handed down by the composition root.
+   */
+  readonly webhookHostRefusal: (hostname: string) => string | null
+  /** Reads a busy calendar's feed under the webhook rules (net/guarded-get.ts), handed down by app.ts. */
+  readonly readCalendar: CalendarReader
+}
+
+/** A GET of an https address: its text, or why not as a class (`timeout`, `address_refused:private`, …). */
+type CalendarReader = (
+  url: string,
+) => Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string }>
+
+/** Bounds that keep one partner from costing the others (settings: config.ts). */
+export interface Limits {
+  /** Webhook endpoints per source (REFDESK_WEBHOOK_MAX_ENDPOINTS). */
+  readonly endpointsPerSource: number
+  /** REFDESK_WEBHOOK_DEV_LOCALHOST: endpoints may be http:// on loopback (development only). */
+  readonly webhookDevLocalhost: boolean
+  /** REFDESK_REMINDER_HOURS: how long before a game its holders are reminded. */
+  readonly reminderHours: number
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  endpointsPerSource: 16,
+  webhookDevLocalhost: false,
+  reminderHours: 24,
+}

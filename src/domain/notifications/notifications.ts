@@ -1,0 +1,269 @@
+// Notifications are written like events: inside the transaction of the change that causes them, so a mail
+// exists if and only if its change committed. `queueNotifications` is the one way in for every service
+// (and for other helpers' services: the organizer's actions in the app, a published plan); the sender
+// (src/notifications/) mails them afterwards. Reminders are rows due `reminderHours` before the game;
+// moving the game moves them, cancelling it or losing the position drops them.
+import type { Transaction } from 'kysely'
+import type { NotificationKindName, NotificationPayload } from '../../schemas/notifications.js'
+import * as store from '../../store/notifications.js'
+import type { PositionContextRow } from '../../store/notifications.js'
+import type { Db, NewNotification } from '../../store/tables.js'
+import { minutesBetween, newId } from '../../clock.js'
+import type { Deps } from '../core/deps.js'
+
+/** @public Other services queue these (organizer actions in the app, a published plan). */
+export type NotificationItem =
+  | {
+      /** `assigned`, `cancelled`, `unassigned`, `reminder` and `paid` go to `userId`. */
+      readonly kind: Exclude<NotificationKindName, 'changed' | 'turnback' | 'paid'>
+      readonly positionId: string
+      readonly userId: string
+    }
+  | {
+      readonly kind: 'changed'
+      readonly positionId: string
+      readonly userId: string
+      readonly before: GameShape
+    }
+  | {
+      /** Goes to the league's organizer; `userId` is the official who gave the position back. */
+      readonly kind: 'turnback'
+      readonly positionId: string
+      readonly userId: string
+    }
+  | {
+      readonly kind: 'paid'
+      readonly positionId: string
+      readonly userId: string
+      readonly amount: { readonly cents: number; readonly currency: string }
+    }
+
+/** A game's time, length and place: what a `changed` mail compares. */
+interface GameShape {
+  readonly startsAt: string
+  readonly durationMinutes: number
+  readonly location: string
+}
+
+/** What queueing reads besides the transaction: the reminder lead time. */
+export type NotifyDeps = Pick<Deps, 'limits'>
+
+const HOUR_MS = 3_600_000
+
+/** Placeholder addresses (`official-…@placeholder.refdesk.invalid`) are recorded, never mailed. */
+const isPlaceholder = (email: string): boolean => /\.invalid$/i.test(email)
+
+/**
+ * @public The one way in for every service that causes mail (CONTRIBUTING.md, "Add a notification").
+ * Queues the items' mails in the change's transaction, at `at` (the change's instant). Reads the
+ * positions, games, leagues and recipients they name in two queries, whatever their number.
+ */
+export async function queueNotifications(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  items: readonly NotificationItem[],
+): Promise<void> {
+  if (items.length === 0) return
+  const positionIds = [...new Set(items.map((i) => i.positionId))]
+  await queueWithContexts(trx, deps, at, items, await store.listPositionContext(trx, positionIds))
+}
+
+/** `queueNotifications` with the items' position contexts already read (the caller read them with more). */
+async function queueWithContexts(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  items: readonly NotificationItem[],
+  contextRows: readonly PositionContextRow[],
+): Promise<void> {
+  if (items.length === 0) return
+  const contexts = new Map(contextRows.map((c) => [c.position_id, c]))
+  const userIds = new Set(items.map((i) => i.userId))
+  for (const c of contexts.values()) userIds.add(c.organizer_id)
+  const people = new Map((await store.listRecipients(trx, [...userIds])).map((u) => [u.id, u]))
+  const reminderMs = deps.limits.reminderHours * HOUR_MS
+  const rows: NewNotification[] = []
+  for (const item of items) {
+    const context = contexts.get(item.positionId)
+    const recipientId = item.kind === 'turnback' ? context?.organizer_id : item.userId
+    const recipient = recipientId === undefined ? undefined : people.get(recipientId)
+    if (!context || !recipient) continue
+    let due = at
+    if (item.kind === 'reminder') {
+      if (context.starts_at <= at) continue
+      const before = new Date(Date.parse(context.starts_at) - reminderMs).toISOString()
+      due = before > at ? before : at
+    }
+    const placeholder = isPlaceholder(recipient.email)
+    rows.push({
+      id: newId(),
+      kind: item.kind,
+      email: recipient.email,
+      user_id: recipient.id,
+      league_id: context.league_id,
+      game_id: context.game_id,
+      position_id: context.position_id,
+      payload: JSON.stringify(payloadOf(item, context, people.get(item.userId))),
+      status: placeholder ? 'skipped' : 'pending',
+      attempts: 0,
+      last_error: placeholder ? 'placeholder_address' : null,
+      created_at: at,
+      due_at: due,
+    })
+  }
+  await store.insertNotifications(trx, rows)
+}
+
+function payloadOf(
+  item: NotificationItem,
+  c: PositionContextRow,
+  official: { name: string; email: string } | undefined,
+): NotificationPayload {
+  const minutes = minutesBetween(c.starts_at, c.ends_at)
+  return {
+    label: c.label,
+    sport: c.sport,
+    startsAt: c.starts_at,
+    durationMinutes: minutes,
+    location: c.location,
+    leagueName: c.league_name,
+    leagueTimeZone: c.league_time_zone,
+    ...(item.kind === 'changed' && {
+      before: item.before,
+      changes: [
+        ...(item.before.startsAt !== c.starts_at ? (['time'] as const) : []),
+        ...(item.before.durationMinutes !== minutes ? (['length'] as const) : []),
+        ...(item.before.location !== c.location ? (['place'] as const) : []),
+      ],
+    }),
+    ...(item.kind === 'turnback' && official && { official: { name: official.name, email: official.email } }),
+    ...(item.kind === 'paid' && { amount: item.amount }),
+  }
+}
+
+/** A position became `userId`'s: their reminder, and an `assigned` mail unless they took it themselves. */
+export async function notifyTaken(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  taken: { positionId: string; userId: string; byThemselves: boolean },
+): Promise<void> {
+  const { positionId, userId } = taken
+  await queueNotifications(trx, deps, at, [
+    ...(taken.byThemselves ? [] : [{ kind: 'assigned' as const, positionId, userId }]),
+    { kind: 'reminder', positionId, userId },
+  ])
+}
+
+/** The positions left their holders (unassign, removal, withdrawal): their reminders are dropped. */
+export async function notifyReleased(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  released: readonly { positionId: string; userId: string }[],
+  how: 'unassigned' | 'turnback',
+): Promise<void> {
+  await store.dropReminders(trx, { positionIds: released.map((r) => r.positionId) })
+  await queueNotifications(
+    trx,
+    deps,
+    at,
+    released.map((r) => ({ kind: how, ...r })),
+  )
+}
+
+/** The games were cancelled: each holder hears it, and no reminder follows. */
+export async function notifyCancelled(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  gameIds: readonly string[],
+): Promise<void> {
+  await store.dropReminders(trx, { gameIds })
+  const holders = await store.listHolders(trx, gameIds)
+  await queueNotifications(
+    trx,
+    deps,
+    at,
+    holders.map((h) => ({ kind: 'cancelled', positionId: h.position_id, userId: h.user_id })),
+  )
+}
+
+/** A game's start, end and place as they were before a change. */
+interface GameBefore {
+  readonly gameId: string
+  readonly startsAt: string
+  readonly endsAt: string
+  readonly location: string
+}
+
+/**
+ * Games whose start, length or place changed (already written): each holder gets `changed`. A waiting reminder
+ * is written again only when its game moved earlier, so that it comes sooner; one of a game moved later stays
+ * where it is, and the sender, finding it due before its game's window, re-arms it. Every reminder says its
+ * game as it stands when sent. Reminders of a game that has started are dropped. A holder already reminded
+ * gets a new reminder only if the new one is still ahead: otherwise their `changed` mail already says when the
+ * game is.
+ */
+export async function notifyChanged(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  changed: readonly GameBefore[],
+): Promise<void> {
+  if (changed.length === 0) return
+  const byGame = new Map(changed.map((c) => [c.gameId, c]))
+  // The holders, what their mails say about their positions, and their reminders: one read.
+  const holders = await store.listHolderContexts(trx, [...byGame.keys()])
+  if (holders.length === 0) return
+  const reminderMs = deps.limits.reminderHours * HOUR_MS
+  const remindAtOf = (h: { starts_at: string }) =>
+    new Date(Date.parse(h.starts_at) - reminderMs).toISOString()
+  // Only held games have waiting reminders; each holder's row says how its game now stands.
+  const games = [...new Map(holders.map((h) => [h.game_id, h])).values()]
+  await store.dropReminders(trx, {
+    gameIds: games.filter((g) => g.starts_at <= at).map((g) => g.game_id),
+  })
+  const upcoming = games.filter((g) => g.starts_at > at)
+  await store.moveReminders(
+    trx,
+    upcoming.filter((g) => g.starts_at < byGame.get(g.game_id)!.startsAt).map((g) => g.game_id),
+    { at, reminderMs },
+  )
+  const items: NotificationItem[] = []
+  for (const h of holders) {
+    const before = byGame.get(h.game_id)
+    if (!before) continue
+    const ref = { positionId: h.position_id, userId: h.user_id }
+    items.push({
+      kind: 'changed',
+      ...ref,
+      before: {
+        startsAt: before.startsAt,
+        durationMinutes: minutesBetween(before.startsAt, before.endsAt),
+        location: before.location,
+      },
+    })
+    if (h.reminder === null || (h.reminder === 'sent' && remindAtOf(h) > at))
+      items.push({ kind: 'reminder', ...ref })
+  }
+  await queueWithContexts(trx, deps, at, items, holders)
+}
+
+/** A payment reached `paid`: its official hears how much, for which game. */
+export async function notifyPaid(
+  trx: Transaction<Db>,
+  deps: NotifyDeps,
+  at: string,
+  payment: { position_id: string; official_id: string; amount_cents: number; currency: string },
+): Promise<void> {
+  await queueNotifications(trx, deps, at, [
+    {
+      kind: 'paid',
+      positionId: payment.position_id,
+      userId: payment.official_id,
+      amount: { cents: payment.amount_cents, currency: payment.currency },
+    },
+  ])
+}

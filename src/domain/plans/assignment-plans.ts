@@ -1,0 +1,220 @@
+// The assignor (issue 26, docs/assignor.md): candidates for a position, plans written as drafts, and
+// publishing a plan through the race-safe claim, proposal by proposal, skipping what changed meanwhile.
+import type { Kysely } from 'kysely'
+import type { AssignmentPlan, Candidate, CreatePlanInput, PublishOutcome } from '../../schemas/plans.js'
+import * as plans from '../../store/plans.js'
+import * as positions from '../../store/positions.js'
+import type { AssignmentPlanRow, Db, LeagueRow } from '../../store/tables.js'
+import * as users from '../../store/users.js'
+import { isoNow, newId } from '../../clock.js'
+import { requireGame, requireLeague } from '../core/access.js'
+import { claimFor } from '../assignments/assignments.js'
+import { planAssignments } from '../assignor/index.js'
+import type { Caller } from '../core/caller.js'
+import type { Deps } from '../core/deps.js'
+import { ApiError, fail } from '../core/errors.js'
+import * as leagues from '../../store/leagues.js'
+import { explainPlan, rankCost } from './plan-explain.js'
+import { ruleSettings } from '../availability/conflicts.js'
+import {
+  distanceKm,
+  gamesHeldIn,
+  levelMargin,
+  loadFacts,
+  pairReasons,
+  slotFact,
+  toProblem,
+} from './plan-window.js'
+
+const DAY_MS = 24 * 60 * 60_000
+const DEFAULT_WINDOW_DAYS = 14
+const MAX_WINDOW_DAYS = 31
+/** Candidates' gamesInWindow counts this far either side of the game. */
+const CANDIDATE_WINDOW_MS = 7 * DAY_MS
+/**
+ * The solver's budget for one plan. Past it the greedy plan answers with `optimal: false`; a weekend of
+ * 1,000 positions takes about 5 s of CPU (docs/assignor.md), so a loaded machine still gets the optimum.
+ */
+const PLAN_DEADLINE_MS = 20_000
+
+const iso = (ms: number): string => new Date(ms).toISOString()
+
+/** Officials for one position, eligible first, then cheapest as the plan would weigh them. */
+export async function listCandidates(
+  deps: Deps,
+  caller: Caller,
+  gameId: string,
+  positionId: string | undefined,
+): Promise<Candidate[]> {
+  const game = await requireGame(deps.db, caller, gameId)
+  const list = await positions.listPositions(deps.db, [game.id])
+  const position =
+    positionId === undefined
+      ? (list.find((p) => p.status === 'open') ?? list[0])
+      : list.find((p) => p.id === positionId)
+  if (!position) fail('position_not_found')
+  const league = (await leagues.findLeague(deps.db, game.league_id)) ?? fail('game_not_found')
+  const rules = ruleSettings(league)
+  const slot = slotFact(
+    {
+      ...game,
+      position_id: position.id,
+      game_id: game.id,
+      label: position.label,
+      min_level: position.min_level,
+    },
+    rules,
+  )
+  const facts = await loadFacts(deps.db, league, [slot], rules, CANDIDATE_WINDOW_MS)
+  const window = { from: slot.start - CANDIDATE_WINDOW_MS, to: slot.start + CANDIDATE_WINDOW_MS }
+  const rows = facts.officials.map((official) => {
+    const reasons = pairReasons(facts, slot, official)
+    const distance = distanceKm(official.home, slot.point)
+    const gamesInWindow = gamesHeldIn(facts, official, window).length
+    const cost = rankCost(levelMargin(slot, official), distance, gamesInWindow)
+    const candidate: Candidate = {
+      userId: official.userId,
+      name: official.name,
+      level: official.level,
+      eligible: reasons.length === 0,
+      reasons,
+      gamesInWindow,
+      distanceKm: distance,
+    }
+    return { candidate, cost }
+  })
+  rows.sort(
+    (a, b) =>
+      Number(b.candidate.eligible) - Number(a.candidate.eligible) ||
+      a.cost - b.cost ||
+      a.candidate.name.localeCompare(b.candidate.name) ||
+      (a.candidate.userId < b.candidate.userId ? -1 : 1),
+  )
+  return rows.map((row) => row.candidate)
+}
+
+function planWindow(input: CreatePlanInput, now: string): { from: string; to: string } {
+  const from = input.from ?? now
+  const to = input.to ?? iso(Date.parse(from) + DEFAULT_WINDOW_DAYS * DAY_MS)
+  if (to <= from || Date.parse(to) - Date.parse(from) > MAX_WINDOW_DAYS * DAY_MS) fail('invalid_to')
+  return { from, to }
+}
+
+/**
+ * Plans the open positions of the league's games in the window that have not started. The facts are
+ * read and the solver runs outside any transaction (a solve takes seconds; a write lock held that long
+ * would stall every writer): the plan is a draft, and publishing checks every proposal again.
+ */
+export async function createPlan(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+  input: CreatePlanInput,
+): Promise<AssignmentPlan> {
+  const now = isoNow(deps.clock)
+  const window = planWindow(input, now)
+  const league = await requireLeague(deps.db, caller, leagueId)
+  const rules = ruleSettings(league)
+  const open = await plans.listOpenSlots(deps.db, league.id, {
+    from: window.from > now ? window.from : now,
+    to: window.to,
+  })
+  const slots = open.map((row) => slotFact(row, rules))
+  const facts = await loadFacts(deps.db, league, slots, rules)
+  const span = { from: Date.parse(window.from), to: Date.parse(window.to) }
+  const solved = await planAssignments(toProblem(facts, span), { deadlineMs: PLAN_DEADLINE_MS })
+  const { proposals, unfilled } = explainPlan(facts, solved)
+  const row: Omit<AssignmentPlanRow, 'seq'> = {
+    id: newId(),
+    league_id: league.id,
+    status: 'draft',
+    from_at: window.from,
+    to_at: window.to,
+    proposals: JSON.stringify(proposals),
+    unfilled: JSON.stringify(unfilled),
+    stats: JSON.stringify(solved.stats),
+    outcome: null,
+    created_at: isoNow(deps.clock),
+    published_at: null,
+  }
+  await deps.db.transaction().execute(async (trx) => {
+    await requireLeague(trx, caller, leagueId)
+    await plans.insertPlan(trx, row)
+  })
+  return toPlan(row)
+}
+
+function toPlan(row: Omit<AssignmentPlanRow, 'seq'>): AssignmentPlan {
+  return {
+    id: row.id,
+    leagueId: row.league_id,
+    status: row.status,
+    from: row.from_at,
+    to: row.to_at,
+    proposals: JSON.parse(row.proposals) as AssignmentPlan['proposals'],
+    unfilled: JSON.parse(row.unfilled) as AssignmentPlan['unfilled'],
+    stats: JSON.parse(row.stats) as AssignmentPlan['stats'],
+    createdAt: row.created_at,
+    publishedAt: row.published_at,
+    outcome: row.outcome === null ? null : (JSON.parse(row.outcome) as PublishOutcome),
+  }
+}
+
+/** A plan of a league in the caller's scope; any other reads as one that does not exist. */
+async function requirePlan(db: Kysely<Db>, caller: Caller, planId: string) {
+  const row = (await plans.findPlan(db, planId)) ?? fail('plan_not_found')
+  try {
+    return { row, league: await requireLeague(db, caller, row.league_id) }
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'league_not_found') fail('plan_not_found')
+    throw error
+  }
+}
+
+export async function getPlan(deps: Deps, caller: Caller, planId: string): Promise<AssignmentPlan> {
+  return toPlan((await requirePlan(deps.db, caller, planId)).row)
+}
+
+/**
+ * Publishes a draft once: each proposal, soonest first, through the race-safe claim in its own
+ * transaction, where the conflict rules are checked again against what the official holds now. A
+ * proposal that is no longer valid (taken, closed, started, now in conflict) is skipped with its code,
+ * never forced.
+ */
+export async function publishPlan(deps: Deps, caller: Caller, planId: string): Promise<PublishOutcome> {
+  const { row, league } = await deps.db.transaction().execute(async (trx) => {
+    const found = await requirePlan(trx, caller, planId)
+    if (!(await plans.markPublished(trx, planId, isoNow(deps.clock)))) fail('plan_already_published')
+    return found
+  })
+  const outcome: PublishOutcome = { assigned: [], skipped: [] }
+  for (const proposal of toPlan(row).proposals) {
+    try {
+      await publishProposal(deps, caller, league, proposal)
+      outcome.assigned.push(proposal.positionId)
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      outcome.skipped.push({ positionId: proposal.positionId, error: error.code })
+    }
+  }
+  await plans.setOutcome(deps.db, planId, JSON.stringify(outcome))
+  return outcome
+}
+
+async function publishProposal(
+  deps: Deps,
+  caller: Caller,
+  league: LeagueRow,
+  proposal: { gameId: string; positionId: string; userId: string },
+): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const game = await requireGame(trx, caller, proposal.gameId)
+    const at = isoNow(deps.clock)
+    const user = (await users.findUser(trx, proposal.userId)) ?? fail('official_not_found')
+    // As an in-app claim: a game that has started is refused under the game's lock.
+    const claim = { leagueId: league.id, gameId: game.id, positionId: proposal.positionId, user, inApp: true }
+    // The organizer's assign, never forced: every conflict rule is checked again against what the official
+    // holds now. A published plan gives the official the game: they get their `assigned` mail.
+    await claimFor(trx, deps, { ...claim, by: 'organizer', byThemselves: false }, at)
+  })
+}

@@ -1,0 +1,191 @@
+// What the assignor knows about a window: the open positions, the league's approved officials (level,
+// home point), what their persons already hold and when they are unavailable, and which rule excludes
+// each (position, official) pair. The rules are conflicts.ts's own definitions with the league's own
+// settings, evaluated in memory for a whole window (one query per kind of fact, none per pair): the
+// assignor adds no rule of its own, so a plan never proposes what a claim would refuse.
+import type { Kysely } from 'kysely'
+import type { AssignmentProblem, EligiblePair } from '../assignor/index.js'
+import * as held from '../../store/held.js'
+import * as plans from '../../store/plans.js'
+import type { Db, LeagueRow } from '../../store/tables.js'
+import {
+  gameSpan,
+  reasonsFor,
+  type GameSpan,
+  type Refusal,
+  type RuleSettings,
+  type Target,
+} from '../availability/conflicts.js'
+import { unavailableByPerson } from '../availability/unavailability.js'
+
+const DAY = 24 * 60 * 60_000
+
+export interface Point {
+  readonly latitude: number
+  readonly longitude: number
+}
+
+export interface SlotFact extends Target {
+  readonly positionId: string
+  readonly label: string
+  readonly startsAt: string
+  readonly point: Point | null
+}
+
+export interface OfficialFact {
+  readonly userId: string
+  readonly name: string
+  readonly email: string
+  readonly level: number | null
+  readonly home: Point | null
+}
+
+type Busy = readonly { readonly start: number; readonly end: number }[]
+
+export interface WindowFacts {
+  readonly leagueId: string
+  readonly rules: RuleSettings
+  readonly slots: readonly SlotFact[]
+  readonly officials: readonly OfficialFact[]
+  /** By email: a person's positions anywhere, as the conflict rules see them. */
+  readonly held: ReadonlyMap<string, readonly GameSpan[]>
+  /** By email: when the person is unavailable, around the slots. */
+  readonly busy: ReadonlyMap<string, Busy>
+}
+
+const pointOf = (latitude: number | null, longitude: number | null): Point | null =>
+  latitude === null || longitude === null ? null : { latitude, longitude }
+
+/** Great-circle distance in km (haversine, mean Earth radius), to 0.1 km. */
+export function distanceKm(a: Point | null, b: Point | null): number | null {
+  if (!a || !b) return null
+  const rad = Math.PI / 180
+  const dLat = (b.latitude - a.latitude) * rad
+  const dLon = (b.longitude - a.longitude) * rad
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2
+  return Math.round(2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h))) * 10) / 10
+}
+
+export interface SlotRow {
+  readonly position_id: string
+  readonly label: string
+  readonly min_level: number | null
+  readonly game_id: string
+  readonly starts_at: string
+  readonly ends_at: string
+  readonly latitude: number | null
+  readonly longitude: number | null
+}
+
+export function slotFact(row: SlotRow, rules: RuleSettings): SlotFact {
+  return {
+    ...gameSpan(rules, { gameId: row.game_id, leagueId: rules.leagueId, ...row }),
+    positionId: row.position_id,
+    label: row.label,
+    startsAt: row.starts_at,
+    minLevel: row.min_level,
+    point: pointOf(row.latitude, row.longitude),
+  }
+}
+
+/**
+ * The facts of the slots given: the league's approved officials, what their persons hold and when they
+ * are unavailable `around` the slots (the default, a day either side, covers the travel buffer and every
+ * local day a slot is on).
+ */
+export async function loadFacts(
+  db: Kysely<Db>,
+  league: LeagueRow,
+  slots: readonly SlotFact[],
+  rules: RuleSettings,
+  around = DAY,
+): Promise<WindowFacts> {
+  const pool = await plans.listPool(db, league.id)
+  const officials = pool.map((row) => ({
+    userId: row.user_id,
+    name: row.name,
+    email: row.email,
+    level: row.level,
+    home: pointOf(row.home_latitude, row.home_longitude),
+  }))
+  const heldBy = new Map<string, GameSpan[]>()
+  const busyBy = new Map<string, Busy>()
+  if (slots.length > 0) {
+    const emails = [...new Set(officials.map((o) => o.email))]
+    const from = new Date(Math.min(...slots.map((s) => s.start)) - around).toISOString()
+    const to = new Date(Math.max(...slots.map((s) => s.end)) + around).toISOString()
+    const [rows, busy] = await Promise.all([
+      held.listHeldByEmails(db, emails, { from, to }),
+      unavailableByPerson(db, emails, { startsAt: from, endsAt: to }),
+    ])
+    for (const row of rows) {
+      const fact = gameSpan(rules, { gameId: row.game_id, leagueId: row.league_id, ...row })
+      heldBy.set(row.email, [...(heldBy.get(row.email) ?? []), fact])
+    }
+    for (const [email, spans] of busy)
+      busyBy.set(
+        email,
+        spans.map((s) => ({ start: Date.parse(s.startsAt), end: Date.parse(s.endsAt) })),
+      )
+  }
+  return { leagueId: league.id, rules, slots, officials, held: heldBy, busy: busyBy }
+}
+
+/** The conflict rules that exclude the official from the slot, in DESIGN's order; empty when they may take it. */
+export function pairReasons(facts: WindowFacts, slot: SlotFact, official: OfficialFact): Refusal[] {
+  return reasonsFor(facts.rules, slot, {
+    level: official.level,
+    held: facts.held.get(official.email) ?? [],
+    busy: facts.busy.get(official.email) ?? [],
+  })
+}
+
+export const levelMargin = (slot: SlotFact, official: OfficialFact): number =>
+  slot.minLevel === null ? 0 : (official.level ?? 0) - slot.minLevel
+
+/** Positions the person holds in this league within the window: where the spread starts counting. */
+export function gamesHeldIn(
+  facts: WindowFacts,
+  official: OfficialFact,
+  window: { from: number; to: number },
+) {
+  return (facts.held.get(official.email) ?? []).filter(
+    (h) => h.leagueId === facts.leagueId && h.start >= window.from && h.start < window.to,
+  )
+}
+
+/** The solver's problem: every pair no rule excludes, with what the preferences weigh. */
+export function toProblem(facts: WindowFacts, window: { from: number; to: number }): AssignmentProblem {
+  const pairs: EligiblePair[] = []
+  for (const slot of facts.slots)
+    for (const official of facts.officials)
+      if (pairReasons(facts, slot, official).length === 0)
+        pairs.push({
+          slotKey: slot.positionId,
+          officialKey: official.userId,
+          levelMargin: levelMargin(slot, official),
+          distanceKm: distanceKm(official.home, slot.point),
+        })
+  const officials = facts.officials.map((official) => {
+    const held = gamesHeldIn(facts, official, window)
+    const byDay: Record<string, number> = {}
+    for (const h of facts.held.get(official.email) ?? [])
+      if (h.leagueId === facts.leagueId) byDay[h.day] = (byDay[h.day] ?? 0) + 1
+    return { key: official.userId, gamesHeld: held.length, gamesHeldByDay: byDay }
+  })
+  return {
+    slots: facts.slots.map((s) => ({
+      key: s.positionId,
+      gameKey: s.gameId,
+      startsAt: s.start,
+      endsAt: s.end,
+      day: s.day,
+    })),
+    officials,
+    pairs,
+    travelBufferMinutes: facts.rules.travelBufferMinutes,
+    maxGamesPerDay: facts.rules.maxGamesPerDay,
+  }
+}
