@@ -20,7 +20,12 @@ export function installJsonParser(app: FastifyInstance): void {
     readText(payload, limit, Number(request.headers['content-length']), (error, text) => {
       if (error) return done(error, undefined)
       if (text === '') return done(null, undefined)
-      parse(request, text!, done)
+      // Fastify types a body parser as one that calls `done` or one that returns a promise: the default
+      // JSON parser calls `done`, and a promise is settled into the same `done`.
+      parse(request, text!, done)?.then(
+        (body: unknown) => done(null, body),
+        (error: Error) => done(error, undefined),
+      )
     })
   })
   // Any other content type (Fastify's text/plain parser included) is no JSON body (invalid_json) where

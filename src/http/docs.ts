@@ -38,10 +38,11 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       agent: { disabled: true },
     },
     hooks: {
-      onRequest: async (_request, reply) => {
+      onRequest: (_request, reply, done) => {
         reply.header('content-security-policy', CSP)
         reply.header('x-content-type-options', 'nosniff')
         reply.header('referrer-policy', 'no-referrer')
+        done()
       },
     },
   })
