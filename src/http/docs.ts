@@ -5,7 +5,7 @@
 import apiReference from '@scalar/fastify-api-reference'
 import type { FastifyInstance } from 'fastify'
 
-export const DOCS_PREFIX = '/docs'
+const DOCS_PREFIX = '/docs'
 
 // Scalar renders with inline styles and boots from an inline script in its page.
 const CSP = [

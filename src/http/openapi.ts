@@ -9,7 +9,7 @@ import type { Operation } from '../operations/operation.js'
 import { refineDocument, tagsOf, type Document } from './openapi-document.js'
 
 // Every authenticated operation can answer these: a bad key, and a key over its rate limit.
-export const COMMON_ERRORS = ['unauthorized', 'rate_limited'] as const satisfies readonly ErrorCode[]
+const COMMON_ERRORS = ['unauthorized', 'rate_limited'] as const satisfies readonly ErrorCode[]
 
 const INTRO = `The Partner REST API v1 of RefDesk, the sports-officiating scheduling service: leagues, batch-imported games, league officials, race-safe assignments and a read-only payout ledger, plus signed webhooks (see \`webhooks\`).
 

@@ -136,7 +136,7 @@ async function answerOf(operation: Operation, deps: Deps, input: ParsedInput): P
  * The next page's address as RFC 8288 writes it: this request's path and query with `cursor` replaced, a
  * reference relative to the request's own URL, so it holds behind any proxy that keeps the path.
  */
-export function nextLink(requestUrl: string, cursor: string): string {
+function nextLink(requestUrl: string, cursor: string): string {
   const url = new URL(requestUrl, 'http://x')
   url.searchParams.set('cursor', cursor)
   return `<${url.pathname}${url.search}>; rel="next"`

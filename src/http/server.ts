@@ -26,7 +26,7 @@ import { metricsRoute, type MetricsRouteOptions } from './metrics-route.js'
 import { tokenBuckets } from './rate-limit.js'
 import { DEFAULT_HTTP_SETTINGS, type HttpSettings } from './settings.js'
 
-export const API_PREFIX = '/api/v1'
+const API_PREFIX = '/api/v1'
 const API_PATH = /^\/api\/v1(?:[/?]|$)/
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 

@@ -6,7 +6,7 @@ import { MAX_GAMES_PER_BATCH } from '../schemas/games.js'
 import { TOOL_PREFIX } from './tool.js'
 
 /** The first protocol version without JSON-RPC batching (versions are dates, so they sort as strings). */
-export const BATCHLESS_FROM = '2025-06-18'
+const BATCHLESS_FROM = '2025-06-18'
 
 // The SDK's transport assumes this version when a request names none.
 const UNNAMED_VERSION = '2025-03-26'

@@ -12,7 +12,7 @@ export async function serveStdio(baseUrl: string, key: string): Promise<void> {
 }
 
 /** Asks the index (`GET {base}/`) with the key; throws a message naming the URL unless it is RefDesk v1. */
-export async function checkServer(baseUrl: string, key: string): Promise<void> {
+async function checkServer(baseUrl: string, key: string): Promise<void> {
   const index = `${baseUrl.replace(/\/+$/, '')}/`
   let res: Response
   try {

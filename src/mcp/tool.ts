@@ -26,7 +26,7 @@ export const DESTRUCTIVE: Annotations = { ...WRITE, destructiveHint: true }
 
 export type Args = Record<string, unknown>
 
-export interface Preview {
+interface Preview {
   /** The preview's shape; `structuredContent.preview` when `confirm` is not `true`. */
   schema: z.ZodType
   build(args: Args, forward: Forward): Promise<unknown>

@@ -109,7 +109,7 @@ export const listWebhookDeliveriesOperation = defineOperation({
   handle: (deps, { caller, params, query }) => listWebhookDeliveries(deps, caller, params.webhookId, query),
 })
 
-export const testWebhookOperation = defineOperation({
+const testWebhookOperation = defineOperation({
   method: 'POST',
   path: '/webhooks/{webhookId}/test',
   operationId: 'testWebhook',
@@ -135,7 +135,7 @@ export const testWebhookOperation = defineOperation({
   handle: (deps, { caller, params, body }) => sendTestEvent(deps, caller, params.webhookId, body.event),
 })
 
-export const retryWebhookDeliveryOperation = defineOperation({
+const retryWebhookDeliveryOperation = defineOperation({
   method: 'POST',
   path: '/webhooks/{webhookId}/deliveries/{deliveryId}/retry',
   operationId: 'retryWebhookDelivery',
@@ -152,7 +152,7 @@ export const retryWebhookDeliveryOperation = defineOperation({
   handle: (deps, { caller, params }) => retryDelivery(deps, caller, params.webhookId, params.deliveryId),
 })
 
-export const recoverWebhookOperation = defineOperation({
+const recoverWebhookOperation = defineOperation({
   method: 'POST',
   path: '/webhooks/{webhookId}/recover',
   operationId: 'recoverWebhook',
@@ -169,7 +169,7 @@ export const recoverWebhookOperation = defineOperation({
   handle: (deps, { caller, params, body }) => recoverDeliveries(deps, caller, params.webhookId, body.since),
 })
 
-export const enableWebhookOperation = defineOperation({
+const enableWebhookOperation = defineOperation({
   method: 'POST',
   path: '/webhooks/{webhookId}/enable',
   operationId: 'enableWebhook',

@@ -3,9 +3,9 @@
 import { z } from 'zod'
 
 export const MAX_SOURCE_LENGTH = 40
-export const MAX_PAY_DOLLARS = 1_000_000
+const MAX_PAY_DOLLARS = 1_000_000
 /** Keys that live in unique indexes stay far below PostgreSQL's btree row limit (~2.7 kB). */
-export const MAX_KEY_LENGTH = 255
+const MAX_KEY_LENGTH = 255
 
 /**
  * The longest value each string input takes, in code points (as zod's `max` and JSON Schema's `maxLength`

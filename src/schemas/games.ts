@@ -71,7 +71,7 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
  */
 const leavesRoomForItsEnd = (iso: string) => Date.parse(iso) + GAME_MINUTES.max * 60_000 <= LAST_INSTANT
 
-export const StartsAtInput = z
+const StartsAtInput = z
   .unknown()
   .transform((value, ctx) => {
     const iso = parseStartsAt(value)
@@ -135,7 +135,7 @@ export const GameDetail = z
   .object({ ...gameFields, positions: z.array(PositionDetail) })
   .meta({ id: 'GameDetail' })
 
-export const MAX_POSITIONS_PER_GAME = 10
+const MAX_POSITIONS_PER_GAME = 10
 
 /** One position of a crew: on an imported game's `positions`, or added to a game later. */
 export const PositionInput = z.object({

@@ -22,7 +22,7 @@ import {
   TRAVEL_BUFFER_MINUTES,
 } from './schedule.js'
 
-export const LeagueName = z
+const LeagueName = z
   .string({ error: (issue) => (issue.input === undefined ? 'name_required' : 'invalid_name') })
   .trim()
   .min(1, { error: 'name_required' })

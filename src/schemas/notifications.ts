@@ -35,7 +35,7 @@ export const NOTIFICATION_HELP: Readonly<Record<NotificationKindName, string>> =
 }
 
 /** What a `changed` mail says moved: the start, the length, the place. */
-export type GameChange = 'time' | 'length' | 'place'
+type GameChange = 'time' | 'length' | 'place'
 
 /**
  * A notification's content, as its change left things (JSON in `notifications.payload`). Its game, position

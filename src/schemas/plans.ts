@@ -4,7 +4,7 @@ import { DateTime, Id, isStorableText, MAX_LENGTH, PathId } from './common.js'
 import { InstantInput } from './games.js'
 
 /** Why an official cannot take a position: a conflict rule's code, or the plan's own reason. */
-export const ReasonCode = z.string().meta({
+const ReasonCode = z.string().meta({
   description:
     'A rule that excludes the official: schedule_conflict, official_unavailable, daily_limit_reached, level_too_low; in a plan also planned_elsewhere (eligible, but every such official fills another position of the plan).',
   example: 'schedule_conflict',
@@ -37,7 +37,7 @@ export const CandidatesQuery = z.object({
 })
 
 /** What decided a proposal, as numbers an agent can weigh. */
-export const ProposalTerms = z
+const ProposalTerms = z
   .object({
     levelMargin: z.number().int(),
     distanceKm: z.number().nullable(),
@@ -61,7 +61,7 @@ export const PlanProposal = z
   })
   .meta({ id: 'PlanProposal' })
 
-export const UnfilledReason = z
+const UnfilledReason = z
   .object({
     code: ReasonCode,
     userIds: z.array(Id).meta({ description: 'The officials this rule excluded.' }),
@@ -78,7 +78,7 @@ export const PlanUnfilled = z
   })
   .meta({ id: 'PlanUnfilled' })
 
-export const PlanStats = z
+const PlanStats = z
   .object({
     positions: z.number().int(),
     filled: z.number().int(),

@@ -9,7 +9,7 @@ const MAX_TIME_ZONE_LENGTH = 64
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/
 
 /** Whether the runtime's time zone database (ICU, through Intl) knows this IANA name. */
-export function isTimeZone(name: string): boolean {
+function isTimeZone(name: string): boolean {
   if (name.length > MAX_TIME_ZONE_LENGTH || !ZONE_NAME.test(name)) return false
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name })

@@ -3,7 +3,7 @@ import { EVENT_NAMES } from './events.js'
 import { DateTime, Id, isStorableText, MAX_LENGTH, PathId, SourceInput } from './common.js'
 
 export const MAX_DELIVERIES_LIMIT = 200
-export const DEFAULT_DELIVERIES_LIMIT = 50
+const DEFAULT_DELIVERIES_LIMIT = 50
 
 const EventName = z.enum(EVENT_NAMES)
 
@@ -92,7 +92,7 @@ export function isLoopbackHttpUrl(value: string): boolean {
 
 export const WebhookParams = z.object({ webhookId: PathId('endpoint_not_found') })
 
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const
+const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const
 
 /** Where a page of deliveries ends: the last delivery's `createdAt` and its insertion order. */
 export interface DeliveryCursor {

@@ -131,7 +131,7 @@ export async function attempt(
 
 const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_CERT)/
 
-export function errorClass(error: unknown): string {
+function errorClass(error: unknown): string {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     if (e instanceof AddressRefusedError) return `address_refused:${e.reason}`
     const code = (e as { code?: unknown }).code

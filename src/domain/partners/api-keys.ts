@@ -41,12 +41,12 @@ export interface KeySummary {
  * of a read-heavy partner and serialize them on SQLite's one writer, for a figure an operator reads to
  * the day.
  */
-export const LAST_USED_RESOLUTION_MS = 60_000
+const LAST_USED_RESOLUTION_MS = 60_000
 
 // One-shot `hash` costs about half of a `createHash` object per request.
 const hashKey = (key: string): string => digest('sha256', key, 'hex')
 
-export function validateSource(source: string): void {
+function validateSource(source: string): void {
   if (!/^[A-Za-z0-9._-]+$/.test(source) || source.length > MAX_SOURCE_LENGTH) {
     throw new KeyCommandError(`source must be 1-${MAX_SOURCE_LENGTH} characters of A-Z a-z 0-9 . _ -`)
   }

@@ -11,7 +11,7 @@ import type { PartnerCaller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
 import { fail } from '../core/errors.js'
 
-export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000
+const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000
 /**
  * A reservation still running after this long belongs to a process that died mid-request (no request
  * runs for minutes); a retry may then take the key over and act.

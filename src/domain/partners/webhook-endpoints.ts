@@ -19,7 +19,7 @@ import type { Deps } from '../core/deps.js'
 import { fail } from '../core/errors.js'
 import type { ReplayGuard } from './idempotency.js'
 
-export const newSecret = (): string => `sec_${randomBytes(24).toString('hex')}`
+const newSecret = (): string => `sec_${randomBytes(24).toString('hex')}`
 
 export function toEndpoint(row: WebhookEndpointRow): WebhookEndpoint {
   return {
