@@ -8,7 +8,7 @@ import type { HttpSettings } from './http/settings.js'
 import { isPostgresUrl } from './store/database-url.js'
 import type { NotifierSettings } from './notifications/settings.js'
 import type { AppSettings } from './web/settings.js'
-import { withLoopback } from './webhooks/address-guard.js'
+import { withLoopback } from './net/address-guard.js'
 import type { WebhookSettings } from './webhooks/settings.js'
 
 export { ConfigError, DEFAULT_MCP_MAX_BATCH }

@@ -8,7 +8,7 @@ import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { buildHttp, openRuntime } from '../../dist/app.js'
 import { issueKey } from '../../dist/domain/partners/api-keys.js'
-import { parseAllowPrivate } from '../../dist/webhooks/address-guard.js'
+import { parseAllowPrivate } from '../../dist/net/address-guard.js'
 
 /** A fresh database for one scenario; `drop()` removes it. */
 export async function freshDatabase(databaseUrl, label) {

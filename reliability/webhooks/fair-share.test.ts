@@ -4,7 +4,7 @@
 // time, each timed from its commit to its arrival. Before the fair share, such an event arrived after
 // 73 s; the target is 2 s at most for every one of them.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { parseAllowPrivate } from '../../src/webhooks/address-guard.js'
+import { parseAllowPrivate } from '../../src/net/address-guard.js'
 import { startDispatcher, type Dispatcher } from '../../src/webhooks/dispatcher.js'
 import type { WebhookSettings } from '../../src/webhooks/settings.js'
 import type { TestApp } from '../../test/helpers/app.js'

@@ -7,7 +7,7 @@
 import { Webhook } from 'standardwebhooks'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { WebhookSettings } from '../../src/webhooks/settings.js'
-import { parseAllowPrivate } from '../../src/webhooks/address-guard.js'
+import { parseAllowPrivate } from '../../src/net/address-guard.js'
 import { startDispatcher, type Dispatcher } from '../../src/webhooks/dispatcher.js'
 import { type TestApp } from '../../test/helpers/app.js'
 import { CA } from '../../test/webhooks/receiver.js'

@@ -3,7 +3,7 @@
 // test/config/docs.test.ts holds the settings tables of docs/ to it.
 import { DEFAULT_LIMITS } from '../domain/core/deps.js'
 import { DEFAULT_HTTP_SETTINGS } from '../http/settings.js'
-import { parseAllowPrivate } from '../webhooks/address-guard.js'
+import { parseAllowPrivate } from '../net/address-guard.js'
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../webhooks/retry-schedule.js'
 import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SOURCE_CONCURRENCY } from '../webhooks/settings.js'
 import { DEFAULT_NOTIFY_CONCURRENCY, DEFAULT_NOTIFY_RETRY_SCHEDULE } from '../notifications/settings.js'

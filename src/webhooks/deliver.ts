@@ -9,7 +9,7 @@ import {
   literalAddress,
   refusalReason,
   type AddressPolicy,
-} from './address-guard.js'
+} from '../net/address-guard.js'
 import { envelopeBody, signedHeaders, type Envelope } from './sign.js'
 
 export interface TransportOptions {

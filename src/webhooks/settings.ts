@@ -1,5 +1,5 @@
 // How the dispatcher delivers, as one value: config.ts reads it from the environment, tests build it.
-import type { AddressPolicy } from './address-guard.js'
+import type { AddressPolicy } from '../net/address-guard.js'
 
 export interface WebhookSettings {
   /** Delay before each attempt, in ms; its length is the number of attempts. */

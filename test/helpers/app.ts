@@ -8,7 +8,7 @@ import type { Clock } from '../../src/clock.js'
 import { issueKey, type IssuedKey } from '../../src/domain/partners/api-keys.js'
 import type { Deps } from '../../src/domain/core/deps.js'
 import type { App } from '../../src/http/server.js'
-import { parseAllowPrivate, type AddressPolicy } from '../../src/webhooks/address-guard.js'
+import { parseAllowPrivate, type AddressPolicy } from '../../src/net/address-guard.js'
 import { cloneTemplate } from './pg.js'
 
 // Keyed by test file: a worker runs several files in one module graph (vitest.config.ts, isolate: false).

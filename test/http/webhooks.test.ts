@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { EVENT_NAMES } from '../../src/schemas/events.js'
 import { fanOut } from '../../src/webhooks/fan-out.js'
-import { parseAllowPrivate, STRICT_POLICY } from '../../src/webhooks/address-guard.js'
+import { parseAllowPrivate, STRICT_POLICY } from '../../src/net/address-guard.js'
 import { buildTestApp, useTestApp } from '../helpers/app.js'
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/

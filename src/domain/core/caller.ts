@@ -31,9 +31,6 @@ export type Caller = PartnerCaller | ConsoleCaller | PersonCaller
 
 export const CONSOLE_CALLER: ConsoleCaller = { kind: 'console' }
 
-/** The console's former name, kept while domain/partners/api-keys.ts (on another branch) still imports it. */
-export const APP_CALLER: ConsoleCaller = { kind: 'console' }
-
 /** The source written on rows a caller creates. */
 export function writeSource(caller: Caller): string {
   return caller.kind === 'partner' ? caller.source : RESERVED_SOURCE

@@ -5,7 +5,7 @@ import { hash as digest, randomBytes, timingSafeEqual } from 'node:crypto'
 import * as apiKeys from '../../store/api-keys.js'
 import * as leagues from '../../store/leagues.js'
 import * as users from '../../store/users.js'
-import { APP_CALLER, RESERVED_SOURCE, type PartnerCaller } from '../core/caller.js'
+import { CONSOLE_CALLER, RESERVED_SOURCE, type PartnerCaller } from '../core/caller.js'
 import { isoNow, newId } from '../../clock.js'
 import type { Deps } from '../core/deps.js'
 import { MAX_SOURCE_LENGTH } from '../../schemas/common.js'
@@ -147,7 +147,7 @@ export async function revokeKey(deps: Deps, keyId: string): Promise<void> {
 
 export async function grantLeague(deps: Deps, keyId: string, leagueId: string): Promise<void> {
   await requireKey(deps, keyId)
-  if (!(await leagues.findLeagueInScope(deps.db, APP_CALLER, leagueId))) {
+  if (!(await leagues.findLeagueInScope(deps.db, CONSOLE_CALLER, leagueId))) {
     throw new KeyCommandError(`no league ${leagueId}`)
   }
   await apiKeys.insertGrant(deps.db, keyId, leagueId, isoNow(deps.clock))

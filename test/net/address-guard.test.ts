@@ -6,7 +6,7 @@ import {
   refusalForUrl,
   refusalReason,
   STRICT_POLICY,
-} from '../../src/webhooks/address-guard.js'
+} from '../../src/net/address-guard.js'
 
 // Each form as a partner could write it; WHATWG URL parsing normalizes decimal, octal and hex IPv4 before
 // the guard sees the host, and the guard classifies what reaches it.
