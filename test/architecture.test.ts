@@ -1,6 +1,6 @@
 // The floors of src/ hold: the resolved import graph has no circle and no import that architecture.config.js
 // does not allow, and lint refuses each break the house once had.
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ESLint } from 'eslint'
@@ -135,6 +135,13 @@ describe('the architecture of src/', () => {
   it('keeps the chapter table free of circles', () => {
     const chapters = new Map(Object.entries(CHAPTERS).map(([name, uses]) => [name, [...uses]]))
     expect(circles(chapters)).toEqual([])
+  })
+
+  it("names each read model of domain/pages/ as its page's view in web/views/", () => {
+    const unnamed = readdirSync(join(DOMAIN, 'pages'))
+      .map((file) => file.replace(/\.ts$/, ''))
+      .filter((page) => !existsSync(join(SRC, 'web/views', `${page}.eta`)))
+    expect(unnamed).toEqual([])
   })
 
   // Each import the structure once had that broke a floor, placed back in its file: lint must refuse it.
