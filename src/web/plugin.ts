@@ -16,34 +16,43 @@ import type { WebContext } from './context.js'
 import { smtpMailer, type Mailer } from './mail.js'
 import { pageSender } from './pages.js'
 import { APP_PREFIX, paths } from './paths.js'
-import { accountRoutes } from './routes/account.js'
 import { availabilityRoutes } from './routes/availability.js'
 import { calendarRoutes } from './routes/calendar.js'
-import { openGameRoutes } from './routes/open-games.js'
-import { organizeGameRoutes } from './routes/organize-games.js'
+import { earningsRoutes } from './routes/earnings.js'
+import { leaguesRoutes } from './routes/leagues.js'
+import { openGamesRoutes } from './routes/open-games.js'
+import { organizeRoutes } from './routes/organize.js'
 import { organizeAssignRoutes } from './routes/organize-assign.js'
-import { organizeGameDeskRoutes } from './routes/organize-game.js'
-import { organizeOfficialRoutes } from './routes/organize-officials.js'
-import { payoutRoutes } from './routes/organize-payouts.js'
-import { notificationRoutes } from './routes/notifications.js'
+import { organizeGameRoutes } from './routes/organize-game.js'
+import { organizeGamesRoutes } from './routes/organize-games.js'
+import { organizeOfficialsRoutes } from './routes/organize-officials.js'
+import { organizePayoutsRoutes } from './routes/organize-payouts.js'
+import { profileRoutes } from './routes/profile.js'
 import { scheduleRoutes } from './routes/schedule.js'
 import { signInRoutes } from './routes/sign-in.js'
+import { unsubscribeRoutes } from './routes/unsubscribe.js'
 import type { AppSettings } from './settings.js'
 
-/** The route modules, siblings that import no other: each registers its pages on the app. */
+/**
+ * The route modules, siblings that import no other: each registers its page (a module, its view and its read
+ * model in domain/pages/ share the page's name) with the page's confirmations and actions.
+ */
 const ROUTES: readonly ((app: FastifyInstance, context: WebContext) => void)[] = [
   signInRoutes,
   scheduleRoutes,
-  openGameRoutes,
+  openGamesRoutes,
   availabilityRoutes,
-  accountRoutes,
+  earningsRoutes,
+  leaguesRoutes,
   calendarRoutes,
+  profileRoutes,
+  unsubscribeRoutes,
+  organizeRoutes,
+  organizeGamesRoutes,
   organizeGameRoutes,
-  organizeGameDeskRoutes,
   organizeAssignRoutes,
-  organizeOfficialRoutes,
-  payoutRoutes,
-  notificationRoutes,
+  organizeOfficialsRoutes,
+  organizePayoutsRoutes,
 ]
 
 export interface WebOptions {

@@ -1,6 +1,6 @@
-// The organizer's Officials tab in the app: Add official (by email, a user of the league's own source, so
-// the league's partner sees them as it sees its own), Level, and what Deny's confirmation says (the denial
-// itself is officials.ts `denyOfficial`).
+// The organizer's Officials tab in the app: the league's officials, Add official (by email, a user of the
+// league's own source, so the league's partner sees them as it sees its own), Level, and what Deny's
+// confirmation says (the denial itself is officials.ts `denyOfficial`).
 import * as memberships from '../../store/memberships.js'
 import * as organizer from '../../store/organizer.js'
 import * as users from '../../store/users.js'
@@ -14,6 +14,16 @@ import { domainEvent, recordEvents } from '../core/events.js'
 import { enrolOfficial } from '../leagues/officials.js'
 import { requireOrganizedLeague, type OrganizedLeague } from './organize.js'
 import { toOfficial } from '../core/views.js'
+
+export async function listLeagueOfficials(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+): Promise<{ league: OrganizedLeague; officials: Official[] }> {
+  const league = await requireOrganizedLeague(deps.db, caller, leagueId)
+  const officials = (await memberships.listOfficials(deps.db, league.id)).map(toOfficial)
+  return { league, officials }
+}
 
 export interface NewOfficial {
   /** Trimmed and lowercased by the caller's schema. */

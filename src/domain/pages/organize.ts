@@ -1,14 +1,11 @@
-// The organizer's overview in the app: the leagues they organize with their counts, and a league's officials.
-// A league the person does not organize reads exactly like one that does not exist (domain/core/access.ts).
+// The organizer's overview in the app: the leagues they organize with their counts. A league the person does
+// not organize reads exactly like one that does not exist (domain/core/access.ts).
 import type { Kysely } from 'kysely'
-import type { Official } from '../../schemas/officials.js'
-import * as memberships from '../../store/memberships.js'
 import * as organizer from '../../store/organizer.js'
 import type { Db, GameStatus, LeagueRow, PaymentMode } from '../../store/tables.js'
 import { requireLeague, scopeOf } from '../core/access.js'
 import type { Caller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
-import { toOfficial } from '../core/views.js'
 
 export interface OrganizedLeague {
   readonly id: string
@@ -53,14 +50,4 @@ export async function listOrganizedLeagues(deps: Deps, caller: Caller): Promise<
     },
     pendingOfficials: row.pending_officials,
   }))
-}
-
-export async function listLeagueOfficials(
-  deps: Deps,
-  caller: Caller,
-  leagueId: string,
-): Promise<{ league: OrganizedLeague; officials: Official[] }> {
-  const league = await requireOrganizedLeague(deps.db, caller, leagueId)
-  const officials = (await memberships.listOfficials(deps.db, league.id)).map(toOfficial)
-  return { league, officials }
 }

@@ -94,7 +94,7 @@ function queryOf(filters: Filters, timeZone: string): OpenGamesQuery {
   }
 }
 
-export function openGameRoutes(app: FastifyInstance, context: WebContext): void {
+export function openGamesRoutes(app: FastifyInstance, context: WebContext): void {
   const { deps, sendPage } = context
   app.get(
     paths.openGames.pattern,

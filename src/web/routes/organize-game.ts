@@ -141,7 +141,7 @@ async function editFromForm(deps: Deps, person: Person, gameId: string, request:
   return updateGame(deps, person, gameId, input)
 }
 
-export function organizeGameDeskRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
+export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
   app.get(
     paths.organizeGame.pattern,
     signedIn(async (request, reply, person) => {

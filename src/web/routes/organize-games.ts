@@ -1,6 +1,6 @@
-// The organizer's My leagues and a league's games (filtered, a page at a time), with the Complete and No-show
-// confirmations and actions. A league, game or position the person does not organize answers the one Not
-// found page, before and after a form is posted.
+// A league's games for its organizer (filtered, a page at a time) and Complete selected, with the Complete
+// and No-show confirmations and actions. A league, game or position the person does not organize answers the
+// one Not found page, before and after a form is posted.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { isDay } from '../../domain/core/days.js'
 import { ApiError, type ErrorCode } from '../../domain/core/errors.js'
@@ -12,7 +12,6 @@ import {
   noShowPaymentEffect,
   type GameQuery,
 } from '../../domain/pages/organize-games.js'
-import { listOrganizedLeagues } from '../../domain/pages/organize.js'
 import { completeGame, markNoShow } from '../../domain/payments/payments.js'
 import { completeSelected, MAX_SELECTED } from '../../domain/payments/season-close.js'
 import type { Deps } from '../../domain/core/deps.js'
@@ -139,16 +138,7 @@ async function completionOutcome(deps: Deps, request: FastifyRequest, person: Pe
   return { completed: done, refused }
 }
 
-export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
-  app.get(
-    paths.organize.pattern,
-    signedIn(async (request, reply, person) => {
-      const leagues = await listOrganizedLeagues(deps, person)
-      if (leagues.length === 0) throw new ApiError('not_found')
-      return sendPage(request, reply, 'organize', { title: 'My leagues', nav: 'organize' }, { leagues })
-    }),
-  )
-
+export function organizeGamesRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
   app.get(
     paths.league.pattern,
     signedIn(async (request, reply, person) => {

@@ -1,9 +1,13 @@
 // A league's officials for its organizer: Add official, Level, Approve, and Deny behind a confirmation that
 // offers to release their upcoming games. Another league's id answers Not found.
 import type { FastifyInstance } from 'fastify'
-import { addOfficial, previewDenial, setOfficialLevel } from '../../domain/pages/organize-officials.js'
+import {
+  addOfficial,
+  listLeagueOfficials,
+  previewDenial,
+  setOfficialLevel,
+} from '../../domain/pages/organize-officials.js'
 import { approveOfficial, denyOfficial } from '../../domain/leagues/officials.js'
-import { listLeagueOfficials } from '../../domain/pages/organize.js'
 import { parseWith } from '../../domain/core/parse.js'
 import { UpsertOfficialBody } from '../../schemas/officials.js'
 import { LEVEL } from '../../schemas/schedule.js'
@@ -53,7 +57,7 @@ const levelOf = (value: string) =>
   parseWith(NewOfficialForm.pick({ level: true }), { level: value === '' ? null : Number(value) }).level ??
   null
 
-export function organizeOfficialRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
+export function organizeOfficialsRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
   app.get(
     paths.leagueOfficials.pattern,
     signedIn(async (request, reply, person) => {

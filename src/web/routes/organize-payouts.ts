@@ -82,7 +82,7 @@ function chargedOutcome(request: FastifyRequest) {
 const statusOf = (request: FastifyRequest) =>
   PAYMENT_STATUSES.find((s) => s === queryString(request, 'status'))
 
-export function payoutRoutes(app: FastifyInstance, context: WebContext): void {
+export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext): void {
   const { deps, sendPage } = context
   const backToLedger = (leagueId: string) => (notice: Code) => paths.payouts.href({ leagueId }, { notice })
 

@@ -11,7 +11,8 @@ import {
 } from '../../../src/domain/pages/organize-games.js'
 import { listLedger } from '../../../src/domain/pages/organize-payouts.js'
 import { approveOfficial, denyOfficial } from '../../../src/domain/leagues/officials.js'
-import { listLeagueOfficials, listOrganizedLeagues } from '../../../src/domain/pages/organize.js'
+import { listOrganizedLeagues } from '../../../src/domain/pages/organize.js'
+import { listLeagueOfficials } from '../../../src/domain/pages/organize-officials.js'
 import {
   chargePayment,
   completeGame,
