@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { DateTime, Id, isStorableText, MAX_LENGTH, PathId, SourceInput, text } from './common.js'
 import { Level, LevelInput } from './schedule.js'
 
-const MembershipStatus = z.enum(['pending', 'approved', 'denied'])
+export const MembershipStatus = z.enum(['pending', 'approved', 'denied'])
 
 export const Official = z
   .object({

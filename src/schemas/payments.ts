@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { DateTime, Id, PaymentMode } from './common.js'
 
-const PaymentStatus = z.enum(['pending', 'processing', 'paid', 'requires_card', 'failed'])
+export const PaymentStatus = z.enum(['pending', 'processing', 'paid', 'requires_card', 'failed'])
 
 export const Payment = z
   .object({

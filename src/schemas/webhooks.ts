@@ -92,7 +92,7 @@ export function isLoopbackHttpUrl(value: string): boolean {
 
 export const WebhookParams = z.object({ webhookId: PathId('endpoint_not_found') })
 
-const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const
 
 /** Where a page of deliveries ends: the last delivery's `createdAt` and its insertion order. */
 export interface DeliveryCursor {

@@ -1,13 +1,21 @@
-// Row shapes of every table. Row types stay inside store/ and domain/; services map them to schemas.
+// Row shapes of every table. Row types stay inside store/ and domain/; services map them to schemas. A column
+// the wire shows takes its values from the schema's enum, so the two never drift apart.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+import type { z } from 'zod'
+import type { PaymentMode as PaymentModes, Status } from '../schemas/common.js'
+import type { NotificationKindName } from '../schemas/notifications.js'
+import type { MembershipStatus as MembershipStatuses } from '../schemas/officials.js'
+import type { PaymentStatus as PaymentStatuses } from '../schemas/payments.js'
+import type { CONFLICT_POLICIES } from '../schemas/schedule.js'
+import type { DELIVERY_STATUSES } from '../schemas/webhooks.js'
 
-export type PositionStatus = 'open' | 'claimed' | 'completed' | 'cancelled'
+export type PositionStatus = z.infer<typeof Status>
 export type GameStatus = PositionStatus
 export type MembershipRole = 'organizer' | 'official'
-export type MembershipStatus = 'pending' | 'approved' | 'denied'
-export type PaymentMode = 'offline' | 'platform'
-export type PaymentStatus = 'pending' | 'processing' | 'paid' | 'requires_card' | 'failed'
-type ConflictPolicy = 'allow' | 'refuse'
+export type MembershipStatus = z.infer<typeof MembershipStatuses>
+export type PaymentMode = z.infer<typeof PaymentModes>
+export type PaymentStatus = z.infer<typeof PaymentStatuses>
+type ConflictPolicy = (typeof CONFLICT_POLICIES)[number]
 
 /** Times are ISO strings `YYYY-MM-DDTHH:MM:SS.sssZ`, so text order is time order on both databases. */
 type Time = string
@@ -147,7 +155,7 @@ interface OutboxEventsTable {
   test: Generated<number>
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed'
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
 
 interface WebhookEndpointsTable {
   seq: Generated<number>
@@ -260,8 +268,7 @@ interface CalendarFeedsTable {
   created_at: Time
 }
 
-export type NotificationKind =
-  'assigned' | 'changed' | 'cancelled' | 'unassigned' | 'reminder' | 'turnback' | 'paid'
+export type NotificationKind = NotificationKindName
 
 /**
  * `pending` (due or waiting for its time), `sent` (the SMTP server took it), `failed` (refused for good or

@@ -5,7 +5,11 @@ import { assignOfficial, assignPosition, withdrawClaim } from '../../domain/assi
 import { createPlan, publishPlan } from '../../domain/plans/assignment-plans.js'
 import { addBlackout, getAvailability, ownerByEmail } from '../../domain/availability/availability.js'
 import { CONSOLE_CALLER } from '../../domain/core/caller.js'
-import { simulatedProcessor, type SimulatedOutcome } from '../../domain/core/payment-processor.js'
+import {
+  SIMULATED_OUTCOMES,
+  simulatedProcessor,
+  type SimulatedOutcome,
+} from '../../domain/core/payment-processor.js'
 import { approveOfficial, denyOfficial } from '../../domain/leagues/officials.js'
 import { chargePayment, completeGame, markNoShow, markPaid } from '../../domain/payments/payments.js'
 import type { Deps } from '../../domain/core/deps.js'
@@ -15,8 +19,6 @@ import { fail } from '../../domain/core/errors.js'
 import { parseStartsAt } from '../../schemas/games.js'
 import { printJson, printLine } from '../output.js'
 import { databaseOption, withRuntime, type DatabaseFlags } from '../runtime.js'
-
-const OUTCOMES: readonly SimulatedOutcome[] = ['paid', 'failed', 'requires_card']
 
 /** Runs one action and prints its record; a refusal surfaces as `{"error":"<code>"}` on stderr. */
 function act(flags: DatabaseFlags, action: (deps: Deps) => Promise<unknown>, runtime = {}): Promise<void> {
@@ -157,7 +159,7 @@ function addOrganizerActions(app: Command): void {
         '--outcome <outcome>',
         'settle through the simulated processor with this outcome, for development and tests (without it: ' +
           'the configured processor, which is the simulator answering paid until a real one is wired in)',
-      ).choices(OUTCOMES),
+      ).choices(SIMULATED_OUTCOMES),
     )
     .addOption(databaseOption())
     .action((paymentId: string, flags: DatabaseFlags & { outcome?: SimulatedOutcome }) =>

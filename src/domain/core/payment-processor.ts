@@ -21,6 +21,13 @@ export interface PaymentProcessor {
 
 export type SimulatedOutcome = ChargeOutcome['status']
 
+/** Every outcome the simulator can be told, in the order the app and `refdesk app charge` offer them. */
+export const SIMULATED_OUTCOMES = [
+  'paid',
+  'failed',
+  'requires_card',
+] as const satisfies readonly SimulatedOutcome[]
+
 /** Built-in processor: settles every charge with the outcome it was told, no money moves. */
 export function simulatedProcessor(outcome: SimulatedOutcome = 'paid'): PaymentProcessor {
   return {

@@ -15,7 +15,6 @@ import { requireOrganizedLeague, type OrganizedLeague } from './organize.js'
 import { canComplete, canRecordNoShow, noShowKeepsPayment } from '../payments/payments.js'
 import { groupBy } from '../core/views.js'
 
-export const GAME_STATUSES: readonly GameStatus[] = ['open', 'claimed', 'completed', 'cancelled']
 export const GAMES_PAGE_SIZE = 50
 
 export interface PositionLine {

@@ -11,13 +11,6 @@ import { fail } from '../core/errors.js'
 import { requireOrganizedLeague, type OrganizedLeague } from './organize.js'
 import { canCharge, canMarkPaid } from '../payments/payments.js'
 
-export const PAYMENT_STATUSES: readonly PaymentStatus[] = [
-  'pending',
-  'processing',
-  'paid',
-  'requires_card',
-  'failed',
-]
 const LEDGER_PAGE_SIZE = 100
 
 export interface LedgerLine {

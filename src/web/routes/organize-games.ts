@@ -7,7 +7,6 @@ import { ApiError, type ErrorCode } from '../../domain/core/errors.js'
 import {
   completionBlocker,
   findLeagueGame,
-  GAME_STATUSES,
   listLeagueGames,
   noShowPaymentEffect,
   type GameQuery,
@@ -16,6 +15,7 @@ import { completeGame, markNoShow } from '../../domain/payments/payments.js'
 import { completeSelected, MAX_SELECTED } from '../../domain/payments/season-close.js'
 import type { Deps } from '../../domain/core/deps.js'
 import type { Person } from '../../domain/people/sessions.js'
+import { Status } from '../../schemas/common.js'
 import type { WebContext } from '../context.js'
 import { field, idList, isId, pageNumber, queryString } from '../forms.js'
 import { byDay, formatters } from '../format.js'
@@ -63,7 +63,7 @@ interface ListQuery {
  */
 function listQuery(read: (name: string) => string | undefined, page: number): ListQuery {
   const value = read('status')
-  const filter = value === NEEDS_COMPLETION || GAME_STATUSES.some((s) => s === value) ? (value ?? '') : ''
+  const filter = value === NEEDS_COMPLETION || Status.options.some((s) => s === value) ? (value ?? '') : ''
   const day = (name: string) => {
     const v = read(name)
     return v !== undefined && isDay(v) ? v : undefined
@@ -80,7 +80,7 @@ function listQuery(read: (name: string) => string | undefined, page: number): Li
 /** What the domain is asked: Needs completion is claimed games that have started. */
 function gameQuery(list: ListQuery): GameQuery & { when: (typeof WHEN)[number]; page: number } {
   const needs = list.filter === NEEDS_COMPLETION
-  const status = GAME_STATUSES.find((s) => s === list.filter) ?? (needs ? 'claimed' : undefined)
+  const status = Status.options.find((s) => s === list.filter) ?? (needs ? 'claimed' : undefined)
   return { ...list, status, when: needs ? 'past' : list.when }
 }
 
@@ -156,7 +156,7 @@ export function organizeGamesRoutes(app: FastifyInstance, { deps, sendPage }: We
         filter: list.filter,
         listFields: carried(league.id, params).listFields,
         outcome: await completionOutcome(deps, request, person),
-        statuses: GAME_STATUSES,
+        statuses: Status.options,
         more,
         pageHref: (page: number) => paths.league.href({ leagueId: league.id }, { ...params, page }),
       })

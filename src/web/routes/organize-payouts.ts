@@ -7,10 +7,9 @@ import {
   exportLedger,
   findLedgerLine,
   listLedger,
-  PAYMENT_STATUSES,
   type LedgerLine,
 } from '../../domain/pages/organize-payouts.js'
-import type { SimulatedOutcome } from '../../domain/core/payment-processor.js'
+import { SIMULATED_OUTCOMES } from '../../domain/core/payment-processor.js'
 import {
   chargePayment,
   markPaid,
@@ -18,6 +17,7 @@ import {
   withSimulatedOutcome,
 } from '../../domain/payments/payments.js'
 import { chargeSelected } from '../../domain/payments/season-close.js'
+import { PaymentStatus } from '../../schemas/payments.js'
 import type { WebContext } from '../context.js'
 import { defuseFormulas } from '../csv.js'
 import { field, idList, pageNumber, queryString } from '../forms.js'
@@ -69,8 +69,6 @@ const REFUSALS: Refusals<Code> = {
   payment_not_chargeable: 'not_chargeable',
 }
 
-const OUTCOMES: readonly SimulatedOutcome[] = ['paid', 'failed', 'requires_card']
-
 /** Charge selected's counts from its redirect (`charged=paid.failed.requiresCard.refused`). */
 function chargedOutcome(request: FastifyRequest) {
   const counts = (queryString(request, 'charged') ?? '').split('.').map(Number)
@@ -80,7 +78,7 @@ function chargedOutcome(request: FastifyRequest) {
 }
 
 const statusOf = (request: FastifyRequest) =>
-  PAYMENT_STATUSES.find((s) => s === queryString(request, 'status'))
+  PaymentStatus.options.find((s) => s === queryString(request, 'status'))
 
 export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext): void {
   const { deps, sendPage } = context
@@ -100,7 +98,7 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
         ...ledger,
         tab: 'payouts',
         status,
-        statuses: PAYMENT_STATUSES,
+        statuses: PaymentStatus.options,
         page,
         pageHref: (n: number) => paths.payouts.href(at, { status, page: n }),
         csvHref: paths.payoutsCsv.href(at, { status }),
@@ -162,7 +160,7 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
       const paymentId = idParam(request, 'paymentId', 'payment_not_found')
       const { league, payment } = await findLedgerLine(deps, person, paymentId)
       if (payment.mode !== 'platform') throw new ApiError('payment_not_found')
-      const outcomes = deps.paymentProcessor.simulated ? OUTCOMES : []
+      const outcomes = deps.paymentProcessor.simulated ? SIMULATED_OUTCOMES : []
       const options = { title: 'Charge a payment', nav: 'organize' } as const
       return sendPage(request, reply, 'organize-charge', options, { league, payment, outcomes })
     }),
@@ -174,7 +172,7 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
     signedIn(async (request, reply, person) => {
       const paymentId = idParam(request, 'paymentId', 'payment_not_found')
       const { league } = await findLedgerLine(deps, person, paymentId)
-      const outcome = OUTCOMES.find((o) => o === field(request, 'outcome'))
+      const outcome = SIMULATED_OUTCOMES.find((o) => o === field(request, 'outcome'))
       return act(reply, () => chargePayment(withSimulatedOutcome(deps, outcome), person, paymentId), {
         done: (payment) =>
           paths.payouts.href({ leagueId: league.id }, { notice: `charged_${payment.status}` }),
