@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Person } from '../domain/people/sessions.js'
 import { VIEWS_DIR } from './assets.js'
 import { formatters, type Formatters } from './format.js'
+import { LABELS, type Labels } from './labels.js'
 import { paths, type Paths } from './paths.js'
 import type { ViewName, Views } from './views.js'
 
@@ -44,6 +45,8 @@ interface PageContext {
   readonly format: Formatters
   /** The app's address builders (paths.ts): templates link with `it.path.x.href(…)`. */
   readonly path: Paths
+  /** The words of every status and mode (labels.ts): `it.label.status[game.status]`. */
+  readonly label: Labels
 }
 
 export type SendPage = <V extends ViewName>(
@@ -73,6 +76,7 @@ export const pageSender =
       person,
       format: formatters(leagueZone(data) ?? person?.timeZone ?? 'UTC'),
       path: paths,
+      label: LABELS,
     }
     const html = eta.render(view, {
       ...data,
