@@ -16,8 +16,20 @@ import * as users from '../../store/users.js'
 import { dayAt, dayStart, nextDay } from '../core/days.js'
 import { unavailableByPerson } from './unavailability.js'
 
+/**
+ * The rules about the person's time, in DESIGN's order: the organizer's "Assign anyway" (`force`) may
+ * override them, and only them; `level_too_low` binds whoever gives the position.
+ */
+const OVERRIDABLE_REFUSALS = ['schedule_conflict', 'official_unavailable', 'daily_limit_reached'] as const
+export type OverridableRefusal = (typeof OVERRIDABLE_REFUSALS)[number]
+
 /** Each rule's code, answered as 409, in the order DESIGN lists the rules. */
-export type Refusal = 'schedule_conflict' | 'official_unavailable' | 'daily_limit_reached' | 'level_too_low'
+export type Refusal = OverridableRefusal | 'level_too_low'
+
+/** Whether a refusal (any error code) is one the organizer may assign anyway past. */
+export function isOverridable(code: string | undefined): code is OverridableRefusal {
+  return OVERRIDABLE_REFUSALS.some((c) => c === code)
+}
 
 export interface Taking {
   readonly league: LeagueRow
@@ -108,8 +120,8 @@ function tooClose(a: GameSpan, b: GameSpan, bufferMinutes: number): boolean {
 }
 
 /** The rules about the person's time that refuse them the target, in DESIGN's order. */
-function timeReasons(settings: RuleSettings, target: Target, person: PersonFacts): Refusal[] {
-  const reasons: Refusal[] = []
+function timeReasons(settings: RuleSettings, target: Target, person: PersonFacts): OverridableRefusal[] {
+  const reasons: OverridableRefusal[] = []
   const buffer = settings.travelBufferMinutes
   if (person.held.some((h) => h.gameId === target.gameId || tooClose(h, target, buffer)))
     reasons.push('schedule_conflict')
@@ -125,7 +137,7 @@ function timeReasons(settings: RuleSettings, target: Target, person: PersonFacts
 
 /** Every rule that refuses the person the target, in DESIGN's order; empty when they may take it. */
 export function reasonsFor(settings: RuleSettings, target: Target, person: PersonFacts): Refusal[] {
-  const reasons = timeReasons(settings, target, person)
+  const reasons: Refusal[] = timeReasons(settings, target, person)
   if (!meetsLevel(person.level, target.minLevel)) reasons.push('level_too_low')
   return reasons
 }

@@ -4,6 +4,7 @@
 // person does not organize answers the one Not found page.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { assignOfficial, unassignPosition } from '../../domain/assignments/assignments.js'
+import { isOverridable, type OverridableRefusal } from '../../domain/availability/conflicts.js'
 import { addPosition, removePosition } from '../../domain/games/crews.js'
 import { findGameDesk, instantOfWallTime } from '../../domain/pages/organize-game.js'
 import { cancelGame, updateGame } from '../../domain/games/games.js'
@@ -18,12 +19,9 @@ import { idParam, signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
 import { paths } from '../paths.js'
 
-/** The refusals an organizer may override with "Assign anyway": the rules about the person's time. */
-const OVERRIDABLE = ['schedule_conflict', 'official_unavailable', 'daily_limit_reached'] as const
-
 type Code =
   | 'assigned'
-  | (typeof OVERRIDABLE)[number]
+  | OverridableRefusal
   | 'level_too_low'
   | 'taken'
   | 'not_open'
@@ -102,8 +100,6 @@ const REFUSALS: Refusals<Code> = {
   last_position: 'last_position',
   game_closed: 'closed',
 }
-
-const isOverridable = (code: string | undefined): boolean => OVERRIDABLE.some((c) => c === code)
 
 /** A form number: '' is absent, anything else a number the schema judges (NaN is refused there). */
 const formNumber = (value: string): number | undefined => (value.trim() === '' ? undefined : Number(value))
