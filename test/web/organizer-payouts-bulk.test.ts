@@ -84,7 +84,7 @@ describe('payouts at the close of the season', () => {
     })
     expect([charged.statusCode, charged.headers.location]).toEqual([
       303,
-      `/app/organize/leagues/${cloud}/payouts?charged=3.0.0.0`,
+      `/app/organize/leagues/${cloud}/payouts?done=paid.3%2Cfailed.0%2Crequires_card.0`,
     ])
     expect((await olga.get(charged.headers.location as string)).body).toContain('Charged: 3 paid.')
     const events = await eventsOf(db, cloud)
@@ -92,7 +92,12 @@ describe('payouts at the close of the season', () => {
       [s1, s2, a1].map((id) => ['payment.paid', id]).sort(),
     )
     const again = await olga.post(`/app/organize/leagues/${cloud}/payouts/charge`, { paymentId: s1 })
-    expect(again.location).toBe(`/app/organize/leagues/${cloud}/payouts?charged=0.0.0.1`)
+    expect(again.location).toBe(
+      `/app/organize/leagues/${cloud}/payouts?done=paid.0%2Cfailed.0%2Crequires_card.0&refused=${s1}.payment_not_chargeable`,
+    )
+    expect((await olga.get(again.location!)).body).toContain(
+      'Charged: 0 paid; 1 could not be charged (paid or being charged already).',
+    )
     const none = await olga.post(`/app/organize/leagues/${cloud}/payouts/charge`)
     expect(none.location).toBe(`/app/organize/leagues/${cloud}/payouts?notice=none_charged`)
   })

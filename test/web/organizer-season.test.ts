@@ -53,7 +53,7 @@ describe('closing the season', () => {
     })
     expect(done.statusCode).toBe(303)
     expect(done.headers.location).toBe(
-      `/app/organize/leagues/${metro}?status=needs_completion&from=2029-12-01&done=2&refused=${future.id}.game_not_started`,
+      `/app/organize/leagues/${metro}?status=needs_completion&from=2029-12-01&done=completed.2&refused=${future.id}.game_not_started`,
     )
     const after = await olga.get(done.headers.location as string)
     expect(after.body).toContain('2 games completed')

@@ -6,7 +6,7 @@ import { createPlan, publishPlan } from '../../domain/plans/assignment-plans.js'
 import { addBlackout, getAvailability, ownerByEmail } from '../../domain/availability/availability.js'
 import { CONSOLE_CALLER } from '../../domain/core/caller.js'
 import {
-  SIMULATED_OUTCOMES,
+  CHARGE_STATUSES,
   simulatedProcessor,
   type SimulatedOutcome,
 } from '../../domain/core/payment-processor.js'
@@ -159,7 +159,7 @@ function addOrganizerActions(app: Command): void {
         '--outcome <outcome>',
         'settle through the simulated processor with this outcome, for development and tests (without it: ' +
           'the configured processor, which is the simulator answering paid until a real one is wired in)',
-      ).choices(SIMULATED_OUTCOMES),
+      ).choices(CHARGE_STATUSES),
     )
     .addOption(databaseOption())
     .action((paymentId: string, flags: DatabaseFlags & { outcome?: SimulatedOutcome }) =>

@@ -21,8 +21,11 @@ export interface PaymentProcessor {
 
 export type SimulatedOutcome = ChargeOutcome['status']
 
-/** Every outcome the simulator can be told, in the order the app and `refdesk app charge` offer them. */
-export const SIMULATED_OUTCOMES = [
+/**
+ * Every status a charge ends in: what Charge selected counts, and the outcomes the simulator can be told, in
+ * the order the app and `refdesk app charge --outcome` offer them.
+ */
+export const CHARGE_STATUSES = [
   'paid',
   'failed',
   'requires_card',

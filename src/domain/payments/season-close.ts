@@ -53,7 +53,7 @@ export interface ChargeOutcome {
   /** How many charges ended in each status (paid, failed, requires_card). */
   readonly charged: Readonly<Partial<Record<PaymentStatus, number>>>
   /** Selected payments that could not be charged (paid or being charged meanwhile, or offline). */
-  readonly refused: number
+  readonly refused: readonly { readonly paymentId: string; readonly code: ErrorCode }[]
 }
 
 /**
@@ -72,14 +72,14 @@ export async function chargeSelected(
     if ((await requirePayment(deps.db, caller, id)).league_id !== league.id) fail('payment_not_found')
   }
   const charged: Partial<Record<PaymentStatus, number>> = {}
-  let refused = 0
+  const refused: { paymentId: string; code: ErrorCode }[] = []
   for (const id of ids) {
     try {
       const { status } = await chargePayment(deps, caller, id)
       charged[status] = (charged[status] ?? 0) + 1
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 409) throw error
-      refused += 1
+      refused.push({ paymentId: id, code: error.code })
     }
   }
   return { charged, refused }

@@ -16,8 +16,9 @@ import { completeSelected, MAX_SELECTED } from '../../domain/payments/season-clo
 import type { Deps } from '../../domain/core/deps.js'
 import type { Person } from '../../domain/people/sessions.js'
 import { Status } from '../../schemas/common.js'
+import { batchOf, batchQuery } from '../batch.js'
 import type { WebContext } from '../context.js'
-import { field, idList, isId, pageNumber, queryString } from '../forms.js'
+import { field, idList, pageNumber, queryString } from '../forms.js'
 import { byDay, formatters } from '../format.js'
 import { idParam, signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
@@ -119,23 +120,21 @@ const NOT_COMPLETED: Partial<Record<ErrorCode, string>> = {
   game_already_completed: 'it was already completed',
 }
 
-/** Complete selected's outcome, from its redirect: the refused games named (in the person's scope). */
+/** Complete selected's outcome, from its redirect (batch.ts): the refused games named, in the person's scope. */
 async function completionOutcome(deps: Deps, request: FastifyRequest, person: Person) {
-  const done = Number(queryString(request, 'done'))
-  if (!Number.isInteger(done) || done < 0) return undefined
-  const named = (queryString(request, 'refused') ?? '').split(',').slice(0, MAX_SELECTED)
+  const batch = batchOf(request, ['completed'])
+  if (!batch) return undefined
   const refused = []
-  for (const item of named) {
-    const [gameId = '', code = ''] = item.split('.')
-    const reason = NOT_COMPLETED[code as ErrorCode]
-    if (!isId(gameId) || reason === undefined) continue
-    const { league, game } = await findLeagueGame(deps, person, { gameId })
+  for (const { id, code } of batch.refused.slice(0, MAX_SELECTED)) {
+    const reason = NOT_COMPLETED[code]
+    if (reason === undefined) continue
+    const { league, game } = await findLeagueGame(deps, person, { gameId: id })
     refused.push({
       name: `${game.sport || 'Game'}, ${formatters(league.timeZone).dateTime(game.startsAt)}`,
       reason,
     })
   }
-  return { completed: done, refused }
+  return { completed: batch.done.completed, refused }
 }
 
 export function organizeGamesRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
@@ -168,19 +167,12 @@ export function organizeGamesRoutes(app: FastifyInstance, { deps, sendPage }: We
     signedIn(async (request, reply, person) => {
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const list = postedList(request)
-      const outcome = await completeSelected(deps, person, leagueId, idList(request, 'gameId'))
-      const refused = outcome.refused.map((r) => `${r.gameId}.${r.code}`).join(',')
-      return reply.redirect(
-        paths.league.href(
-          { leagueId },
-          {
-            ...listParams(list),
-            done: outcome.completed.length,
-            refused: refused === '' ? undefined : refused,
-          },
-        ),
-        303,
-      )
+      const { completed, refused } = await completeSelected(deps, person, leagueId, idList(request, 'gameId'))
+      const batch = batchQuery({
+        done: { completed: completed.length },
+        refused: refused.map((r) => ({ id: r.gameId, code: r.code })),
+      })
+      return reply.redirect(paths.league.href({ leagueId }, { ...listParams(list), ...batch }), 303)
     }),
   )
 

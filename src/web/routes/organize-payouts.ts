@@ -9,7 +9,7 @@ import {
   listLedger,
   type LedgerLine,
 } from '../../domain/pages/organize-payouts.js'
-import { SIMULATED_OUTCOMES } from '../../domain/core/payment-processor.js'
+import { CHARGE_STATUSES } from '../../domain/core/payment-processor.js'
 import {
   chargePayment,
   markPaid,
@@ -18,6 +18,7 @@ import {
 } from '../../domain/payments/payments.js'
 import { chargeSelected } from '../../domain/payments/season-close.js'
 import { PaymentStatus } from '../../schemas/payments.js'
+import { batchOf, batchQuery } from '../batch.js'
 import type { WebContext } from '../context.js'
 import { defuseFormulas } from '../csv.js'
 import { field, idList, pageNumber, queryString } from '../forms.js'
@@ -69,12 +70,12 @@ const REFUSALS: Refusals<Code> = {
   payment_not_chargeable: 'not_chargeable',
 }
 
-/** Charge selected's counts from its redirect (`charged=paid.failed.requiresCard.refused`). */
+/** Charge selected's counts, from its redirect (batch.ts). */
 function chargedOutcome(request: FastifyRequest) {
-  const counts = (queryString(request, 'charged') ?? '').split('.').map(Number)
-  if (counts.length !== 4 || !counts.every((n) => Number.isInteger(n) && n >= 0)) return undefined
-  const [paid = 0, failed = 0, requiresCard = 0, refused = 0] = counts
-  return { paid, failed, requiresCard, refused }
+  const batch = batchOf(request, CHARGE_STATUSES)
+  if (!batch) return undefined
+  const { paid, failed, requires_card: requiresCard } = batch.done
+  return { paid, failed, requiresCard, refused: batch.refused.length }
 }
 
 const statusOf = (request: FastifyRequest) =>
@@ -160,7 +161,7 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
       const paymentId = idParam(request, 'paymentId', 'payment_not_found')
       const { league, payment } = await findLedgerLine(deps, person, paymentId)
       if (payment.mode !== 'platform') throw new ApiError('payment_not_found')
-      const outcomes = deps.paymentProcessor.simulated ? SIMULATED_OUTCOMES : []
+      const outcomes = deps.paymentProcessor.simulated ? CHARGE_STATUSES : []
       const options = { title: 'Charge a payment', nav: 'organize' } as const
       return sendPage(request, reply, 'organize-charge', options, { league, payment, outcomes })
     }),
@@ -172,7 +173,7 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
     signedIn(async (request, reply, person) => {
       const paymentId = idParam(request, 'paymentId', 'payment_not_found')
       const { league } = await findLedgerLine(deps, person, paymentId)
-      const outcome = SIMULATED_OUTCOMES.find((o) => o === field(request, 'outcome'))
+      const outcome = CHARGE_STATUSES.find((o) => o === field(request, 'outcome'))
       return act(reply, () => chargePayment(withSimulatedOutcome(deps, outcome), person, paymentId), {
         done: (payment) =>
           paths.payouts.href({ leagueId: league.id }, { notice: `charged_${payment.status}` }),
@@ -191,8 +192,11 @@ function chargeSelectedRoute(app: FastifyInstance, { deps }: WebContext): void {
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const ids = idList(request, 'paymentId')
       const { charged, refused } = await chargeSelected(deps, person, leagueId, ids)
-      const counts = [charged.paid, charged.failed, charged.requires_card, refused].map((n) => n ?? 0)
-      const query = ids.length === 0 ? { notice: 'none_charged' } : { charged: counts.join('.') }
+      const done = Object.fromEntries(CHARGE_STATUSES.map((status) => [status, charged[status] ?? 0]))
+      const query =
+        ids.length === 0
+          ? { notice: 'none_charged' }
+          : batchQuery({ done, refused: refused.map((r) => ({ id: r.paymentId, code: r.code })) })
       return reply.redirect(paths.payouts.href({ leagueId }, query), 303)
     }),
   )
