@@ -38,8 +38,13 @@ interface PageOptions {
   readonly notice?: Notice | undefined
 }
 
-/** What every template gets besides its own data. */
+/** What every template gets besides its own data (test/web/views.test.ts reads it). */
 interface PageContext {
+  readonly title: string
+  readonly notice: Notice | undefined
+  readonly stylesheet: string
+  /** The menu, empty for someone signed out. */
+  readonly nav: readonly { key: NavKey; label: string; href: string; current: boolean }[]
   readonly csrf: string
   readonly person: Person | undefined
   readonly format: Formatters
@@ -49,12 +54,19 @@ interface PageContext {
   readonly label: Labels
 }
 
-export type SendPage = <V extends ViewName>(
+/**
+ * The data of a view is exactly its type in views.ts: a field the type does not name is refused as the
+ * compiler refuses an excess property, for a variable as for a literal, so the type lists everything a
+ * route hands its template (and test/web/views.test.ts, that the template reads nothing else).
+ */
+type Exactly<T, D> = D & Readonly<Record<Exclude<keyof D, keyof T>, never>>
+
+export type SendPage = <V extends ViewName, D extends Views[V]>(
   request: FastifyRequest,
   reply: FastifyReply,
   view: V,
   options: PageOptions,
-  data: Views[V],
+  data: Exactly<Views[V], D>,
 ) => FastifyReply
 
 /**
@@ -72,15 +84,6 @@ export const pageSender =
   (request, reply, view, options, data) => {
     const person = request.person
     const context: PageContext = {
-      csrf: reply.generateCsrf({ userInfo: csrfBinding(request) }),
-      person,
-      format: formatters(leagueZone(data) ?? person?.timeZone ?? 'UTC'),
-      path: paths,
-      label: LABELS,
-    }
-    const html = eta.render(view, {
-      ...data,
-      ...context,
       title: options.title,
       notice: options.notice,
       stylesheet: stylesheetHref,
@@ -90,7 +93,13 @@ export const pageSender =
             current: item.key === options.nav,
           }))
         : [],
-    })
+      csrf: reply.generateCsrf({ userInfo: csrfBinding(request) }),
+      person,
+      format: formatters(leagueZone(data) ?? person?.timeZone ?? 'UTC'),
+      path: paths,
+      label: LABELS,
+    }
+    const html = eta.render(view, { ...data, ...context })
     return reply
       .status(options.status ?? 200)
       .header('cache-control', 'no-store')

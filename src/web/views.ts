@@ -1,6 +1,7 @@
 // What each template of views/ is handed, by its name: `sendPage(request, reply, 'organize-games', …, data)`
 // type-checks `data` against this map. Every template also gets the PageContext (pages.ts): the CSRF token,
 // the person, the formatters and `path`, the app's address builders.
+import type { Refusal } from '../domain/availability/conflicts.js'
 import type { Earning, EarningTotal } from '../domain/pages/earnings.js'
 import type { BoardPosition } from '../domain/pages/organize-assign.js'
 import type { GameDesk } from '../domain/pages/organize-game.js'
@@ -34,6 +35,16 @@ interface LeagueTabs {
   readonly tab: 'games' | 'assign' | 'officials' | 'payouts'
 }
 
+/** Open games' filters as the address carries them: anything malformed reads as absent. */
+export interface OpenGamesFilters {
+  readonly league?: string
+  readonly from?: string
+  readonly to?: string
+  readonly sport?: string
+  readonly place?: string
+  readonly all?: '1'
+}
+
 /** The games list's filters and page, carried through a confirmation so the list comes back as it was. */
 interface CarriedList {
   readonly listFields: Readonly<Record<string, string>>
@@ -50,7 +61,16 @@ export interface Views {
     status: (game: HeldGame) => string | undefined
     changeMark: typeof changeMark
   }
-  'open-games': { days: Days<OpenGame>; more: boolean; page: number }
+  'open-games': {
+    days: Days<OpenGame>
+    more: boolean
+    page: number
+    filters: OpenGamesFilters
+    /** The leagues the person officiates, for the league filter. */
+    leagues: readonly { id: string; name: string }[]
+    /** Why a game shown under "Show games I can't take" cannot be taken, by its rule. */
+    reasons: Readonly<Record<Refusal, string>>
+  }
   withdraw: { game: HeldGame }
   earnings: { payments: readonly Earning[]; totals: readonly EarningTotal[] }
   leagues: { memberships: readonly PersonMembership[] }

@@ -13,6 +13,7 @@ import { byDay, formatters } from '../format.js'
 import { signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
 import { paths } from '../paths.js'
+import type { OpenGamesFilters } from '../views.js'
 
 type Code =
   | 'taken'
@@ -50,19 +51,9 @@ const CLAIM_REFUSALS: Refusals<Code> = {
   game_started: 'started',
 }
 
-/** The page's filters as the address carries them: anything malformed reads as absent. */
-interface Filters {
-  readonly league?: string
-  readonly from?: string
-  readonly to?: string
-  readonly sport?: string
-  readonly place?: string
-  readonly all?: '1'
-}
-
 const MAX_FILTER_TEXT = 100
 
-function filtersOf(request: FastifyRequest): Filters {
+function filtersOf(request: FastifyRequest): OpenGamesFilters {
   const text = (name: string) => {
     const value = queryString(request, name)?.trim()
     return value ? value.slice(0, MAX_FILTER_TEXT) : undefined
@@ -83,7 +74,7 @@ function filtersOf(request: FastifyRequest): Filters {
 }
 
 /** The filters as the domain reads them: days in the person's time zone, the last one included. */
-function queryOf(filters: Filters, timeZone: string): OpenGamesQuery {
+function queryOf(filters: OpenGamesFilters, timeZone: string): OpenGamesQuery {
   return {
     ...(filters.league && { leagueId: filters.league }),
     ...(filters.from && { from: dayStart(filters.from, timeZone) }),
