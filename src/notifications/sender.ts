@@ -12,8 +12,10 @@ import nodemailer from 'nodemailer'
 import { minutesBetween, systemClock, type Clock } from '../clock.js'
 import type { NotificationKindName, NotificationPayload } from '../schemas/notifications.js'
 import type { Database } from '../store/database.js'
+import * as leases from '../store/notification-leases.js'
+import type { NotificationOutcome } from '../store/notification-leases.js'
 import * as store from '../store/notifications.js'
-import type { NotificationOutcome, PositionContextRow } from '../store/notifications.js'
+import type { PositionContextRow } from '../store/notifications.js'
 import type { Listener } from '../store/outbox.js'
 import type { NotificationRow } from '../store/tables.js'
 import { renderNotification, type RenderedMail } from './render.js'
@@ -196,7 +198,7 @@ class SendLoop {
 
   /** Wakes for the next reminder or retry, and at least every poll interval. */
   private async armTimer(): Promise<void> {
-    const due = await store.nextNotificationDueAt(this.db)
+    const due = await leases.nextNotificationDueAt(this.db)
     const now = this.clock.now()
     const poll = now + this.settings.pollIntervalMs
     this.arm(due === null ? poll : Math.max(now, Math.min(Date.parse(due), poll)))
@@ -213,7 +215,7 @@ class SendLoop {
   private async round(): Promise<number> {
     const now = this.clock.now()
     const lease = { owner: this.owner, until: iso(now + this.leaseMs) }
-    const rows = await store.leaseDueNotifications(this.db, { ...lease, now: iso(now), limit: this.batch })
+    const rows = await leases.leaseDueNotifications(this.db, { ...lease, now: iso(now), limit: this.batch })
     if (rows.length === 0) return 0
     const emails = rows.map((r) => r.email)
     const [optouts, zones] = await Promise.all([
@@ -241,7 +243,7 @@ class SendLoop {
       else toSend.push({ row, payload })
     }
     outcomes.push(...(await this.sendAll(toSend, zoneOf, lease)))
-    const recorded = await store.recordOutcomes(this.db, outcomes)
+    const recorded = await leases.recordOutcomes(this.db, outcomes)
     for (const o of outcomes)
       if (!recorded.has(o.id))
         this.log.warn({ notificationId: o.id }, 'notification lease lost before its outcome was recorded')

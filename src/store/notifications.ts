@@ -1,6 +1,5 @@
 // The notification outbox's rows: written inside the transaction of the change that causes them, leased by
-// one sender at a time (FOR UPDATE SKIP LOCKED on PostgreSQL, a conditional update inside an IMMEDIATE
-// transaction on SQLite), and settled only under the lease they were sent under. Reminders wait in the same
+// one sender at a time and settled under that lease (notification-leases.ts). Reminders wait in the same
 // table for their time; moving a game earlier brings them forward (the sender re-arms one whose game moved
 // later), cancelling it drops them. The wake-up mirrors the webhook outbox's on a channel of its own, so a
 // notification never wakes the webhook dispatcher and the reverse.
@@ -9,7 +8,7 @@ import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kyse
 import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import { listenOnChannel, type Listener } from './outbox.js'
-import type { Db, NewNotification, NotificationKind, NotificationRow, NotificationStatus } from './tables.js'
+import type { Db, NewNotification, NotificationKind } from './tables.js'
 
 const CHANNEL = 'refdesk_notifications'
 const signal = new EventEmitter().setMaxListeners(0)
@@ -229,47 +228,6 @@ export async function moveReminders(
   }
 }
 
-export interface NotificationLeaseRequest {
-  owner: string
-  now: string
-  until: string
-  limit: number
-}
-
-/** Leases up to `limit` due notifications, oldest due first; no two senders get the same row. */
-export async function leaseDueNotifications(
-  db: Kysely<Db>,
-  req: NotificationLeaseRequest,
-): Promise<NotificationRow[]> {
-  if (req.limit <= 0) return []
-  const due = (handle: Kysely<Db>) =>
-    handle
-      .selectFrom('notifications')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('due_at', '<=', req.now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', req.now)]))
-      .orderBy('due_at')
-      .orderBy('seq')
-      .limit(req.limit)
-  const take = (handle: Kysely<Db>, ids: ReturnType<typeof due> | string[]) =>
-    handle
-      .updateTable('notifications')
-      .set({ lease_owner: req.owner, lease_until: req.until })
-      .where('id', 'in', ids)
-      .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', req.now)]))
-      .returningAll()
-      .execute()
-  // PostgreSQL checks the conditions again on the locked row version: a row another sender leased meanwhile
-  // is passed over, never leased twice.
-  if (isPostgres(db)) return take(db, due(db).forUpdate().skipLocked())
-  return db.transaction().execute(async (trx) => {
-    const ids = (await due(trx).execute()).map((r) => r.id)
-    return ids.length === 0 ? [] : take(trx, ids)
-  })
-}
-
 /** The opted-out (address, kind) pairs among these addresses. */
 export async function listOptouts(
   db: Kysely<Db>,
@@ -305,59 +263,6 @@ export async function insertUnsubscribeTokens(
 ): Promise<void> {
   if (rows.length === 0) return
   await insertRows(db, 'unsubscribe_tokens', ['token_hash', 'email', 'kind', 'created_at'], rows)
-}
-
-/** A finished attempt, or a decision not to send, for one leased notification. */
-export interface NotificationOutcome {
-  id: string
-  lease: { owner: string; until: string }
-  status: NotificationStatus
-  attempts: number
-  lastError: string | null
-  dueAt: string
-  sentAt: string | null
-}
-
-/**
- * Settles outcomes in one statement, each only while the lease it was sent under still holds; answers the
- * ids recorded.
- */
-export async function recordOutcomes(
-  db: Kysely<Db>,
-  outcomes: readonly NotificationOutcome[],
-): Promise<Set<string>> {
-  const recorded = new Set<string>()
-  for (let start = 0; start < outcomes.length; start += 500) {
-    const chunk = outcomes.slice(start, start + 500)
-    const values = sql.join(
-      chunk.map(
-        (o) =>
-          sql`(${o.id}, ${o.lease.owner}, ${o.lease.until}, ${o.status}, cast(${o.attempts} as integer),
-            ${o.lastError}, ${o.dueAt}, ${o.sentAt})`,
-      ),
-    )
-    const { rows } = await sql<{ id: string }>`
-      with v (id, owner, lease_until, status, attempts, last_error, due_at, sent_at) as (values ${values})
-      update notifications
-      set status = v.status, attempts = v.attempts, last_error = v.last_error, due_at = v.due_at,
-        sent_at = v.sent_at, lease_owner = null, lease_until = null
-      from v
-      where notifications.id = v.id and notifications.lease_owner = v.owner
-        and notifications.lease_until = v.lease_until
-      returning notifications.id`.execute(db)
-    for (const row of rows) recorded.add(row.id)
-  }
-  return recorded
-}
-
-/** When the next pending notification falls due (a reminder, a retry, an expired lease). */
-export async function nextNotificationDueAt(db: Kysely<Db>): Promise<string | null> {
-  const row = await db
-    .selectFrom('notifications')
-    .select(sql<string | null>`min(coalesce(lease_until, due_at))`.as('at'))
-    .where('status', '=', 'pending')
-    .executeTakeFirst()
-  return row?.at ?? null
 }
 
 /** The address and kind an unsubscribe token was issued for. */
