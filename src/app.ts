@@ -22,7 +22,8 @@ import { hostRefusal, STRICT_POLICY, type AddressPolicy } from './net/address-gu
 import { guardedGetter } from './net/guarded-get.js'
 import { CALENDAR_REFRESH_MS, refreshDueCalendars } from './domain/availability/availability.js'
 import { paths } from './web/paths.js'
-import { startNotifier, type MailTransport, type Notifier, type NotifierLog } from './notifications/sender.js'
+import type { MailTransport } from './net/smtp.js'
+import { startNotifier, type Notifier, type NotifierLog } from './notifications/sender.js'
 import type { NotifierSettings } from './notifications/settings.js'
 
 export type { App }

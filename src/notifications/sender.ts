@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto'
 import { createHash } from 'node:crypto'
 import { hostname } from 'node:os'
-import nodemailer from 'nodemailer'
 import { minutesBetween, systemClock, type Clock } from '../clock.js'
+import { smtpTransport, type MailTransport } from '../net/smtp.js'
 import type { NotificationKindName, NotificationPayload } from '../schemas/notifications.js'
 import type { Database } from '../store/database.js'
 import * as leases from '../store/notification-leases.js'
@@ -34,19 +34,6 @@ interface NotificationPaths {
   league(leagueId: string): string
   profile(): string
   unsubscribe(token: string): string
-}
-
-/** What a mail goes out as; tests and the bench may hand their own. */
-export interface MailTransport {
-  send(mail: {
-    to: string
-    subject: string
-    text: string
-    html: string
-    messageId: string
-    headers: Record<string, string>
-  }): Promise<void>
-  close(): void
 }
 
 export interface NotifierOptions {
@@ -74,25 +61,6 @@ export interface Notifier {
 }
 
 const silent: NotifierLog = { info() {}, warn() {}, error() {} }
-
-function smtpTransport(settings: NotifierSettings): MailTransport | undefined {
-  if (settings.smtpUrl === undefined) return undefined
-  const transport = nodemailer.createTransport({
-    url: settings.smtpUrl,
-    pool: true,
-    maxConnections: settings.concurrency,
-    maxMessages: Infinity,
-    connectionTimeout: settings.timeoutMs,
-    greetingTimeout: settings.timeoutMs,
-    socketTimeout: settings.timeoutMs,
-  })
-  return {
-    async send(mail) {
-      await transport.sendMail({ from: settings.from, ...mail })
-    },
-    close: () => transport.close(),
-  }
-}
 
 export function startNotifier(options: NotifierOptions): Notifier {
   const loop = new SendLoop(options)
@@ -155,7 +123,12 @@ class SendLoop {
     this.db = options.database.db
     this.settings = options.settings
     this.paths = options.paths
-    this.transport = options.transport ?? smtpTransport(options.settings)
+    const { smtpUrl, from, concurrency, timeoutMs } = options.settings
+    this.transport =
+      options.transport ??
+      (smtpUrl === undefined
+        ? undefined
+        : smtpTransport(smtpUrl, from, { connections: concurrency, timeoutMs }))
     this.ownsTransport = options.transport === undefined
     this.clock = options.clock ?? systemClock
     this.log = options.log ?? silent

@@ -1,8 +1,8 @@
 // What the app's route modules share: the services (with their clock), the settings and the page renderer.
 import type { CookieSerializeOptions } from '@fastify/cookie'
 import type { Deps } from '../domain/core/deps.js'
+import type { MailTransport } from '../net/smtp.js'
 import type { AfterReply } from './after-reply.js'
-import type { Mailer } from './mail.js'
 import type { SendPage } from './pages.js'
 import type { AppSettings } from './settings.js'
 
@@ -10,7 +10,7 @@ import type { AppSettings } from './settings.js'
 export interface WebContext {
   readonly deps: Deps
   readonly settings: AppSettings
-  readonly mailer: Mailer | undefined
+  readonly mailer: MailTransport | undefined
   /** The configured public URL, else http://localhost:<listening port>. Never the request's Host header. */
   readonly publicUrl: () => string
   readonly sessionCookie: { readonly name: string; readonly options: CookieSerializeOptions }

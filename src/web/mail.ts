@@ -1,28 +1,7 @@
-// Outgoing mail for the app: the sign-in link, over SMTP with nodemailer. Tests pass their own Mailer.
-import nodemailer from 'nodemailer'
+// The app's own mail: the sign-in link. It goes out through the context's transport (net/smtp.ts).
+import type { Mail } from '../net/smtp.js'
 
-export interface MailMessage {
-  readonly to: string
-  readonly subject: string
-  readonly text: string
-}
-
-export interface Mailer {
-  send(message: MailMessage): Promise<void>
-  close(): void
-}
-
-export function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl)
-  return {
-    async send(message) {
-      await transport.sendMail({ from, ...message })
-    },
-    close: () => transport.close(),
-  }
-}
-
-export function signInMessage(to: string, link: string): MailMessage {
+export function signInMessage(to: string, link: string): Mail {
   return {
     to,
     subject: 'Your RefDesk sign-in link',

@@ -10,10 +10,10 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, F
 import type { Deps } from '../domain/core/deps.js'
 import { ApiError } from '../domain/core/errors.js'
 import { findPerson } from '../domain/people/sessions.js'
+import { smtpTransport, type MailTransport } from '../net/smtp.js'
 import { afterReplyQueue, type AfterReply } from './after-reply.js'
 import { loadStylesheet } from './assets.js'
 import type { WebContext } from './context.js'
-import { smtpMailer, type Mailer } from './mail.js'
 import { pageSender } from './pages.js'
 import { APP_PREFIX, paths } from './paths.js'
 import { availabilityRoutes } from './routes/availability.js'
@@ -59,7 +59,7 @@ export interface WebOptions {
   readonly deps: Deps
   readonly settings: AppSettings
   /** Default: SMTP when `settings.smtpUrl` is set, else none (the sign-in page says to ask the operator). */
-  readonly mailer?: Mailer
+  readonly mailer?: MailTransport
   /** Default: an in-process queue; tests pass their own to wait for it or hold it. */
   readonly afterReply?: AfterReply
 }
@@ -81,7 +81,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, options) => {
   const cookiePath = secure ? '/' : APP_PREFIX
   const sessionCookieName = `${cookiePrefix}refdesk_session`
   const mailer =
-    options.mailer ?? (settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.mailFrom) : undefined)
+    options.mailer ?? (settings.smtpUrl ? smtpTransport(settings.smtpUrl, settings.mailFrom) : undefined)
   const afterReply =
     options.afterReply ?? afterReplyQueue((error) => app.log.error({ err: error }, 'deferred task failed'))
   // A stopping server sends the mail it promised before closing the mailer and the database.

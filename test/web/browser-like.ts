@@ -6,7 +6,7 @@ import { buildHttp, openRuntime, type Runtime } from '../../src/app.js'
 import { appSettings } from '../../src/config.js'
 import type { App } from '../../src/http/server.js'
 import { afterReplyQueue, type AfterReply } from '../../src/web/after-reply.js'
-import type { MailMessage, Mailer } from '../../src/web/mail.js'
+import type { Mail, MailTransport } from '../../src/net/smtp.js'
 import { isPostgres, testDatabaseUrl } from '../helpers/app.js'
 
 export interface Page {
@@ -71,7 +71,7 @@ export class Visitor {
 export interface WebTest {
   app: App
   runtime: Runtime
-  mail: MailMessage[]
+  mail: Mail[]
   /** Work the app does after answering (the sign-in mail); visitors wait for it after every answer. */
   afterReply: AfterReply
   /** The services' clock; tests set it. */
@@ -84,11 +84,11 @@ export interface WebTest {
 }
 
 export function useWebApp(settings: Parameters<typeof appSettings>[0] = {}): WebTest {
-  const t = { mail: [] as MailMessage[] } as unknown as WebTest
+  const t = { mail: [] as Mail[] } as unknown as WebTest
   beforeEach(async () => {
     t.mail = []
     t.now = new Date('2030-01-01T12:00:00.000Z')
-    const mailer: Mailer = {
+    const mailer: MailTransport = {
       send: async (message) => {
         t.mail.push(message)
       },

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest'
 import { buildHttp, openRuntime } from '../../src/app.js'
 import { appSettings } from '../../src/config.js'
 import { loggerOptions } from '../../src/logger.js'
-import type { MailMessage } from '../../src/web/mail.js'
+import type { Mail } from '../../src/net/smtp.js'
 import { isPostgres, testDatabaseUrl } from '../helpers/app.js'
 import { seedUser } from '../helpers/fixtures.js'
 import { afterReplyQueue } from '../../src/web/after-reply.js'
@@ -19,7 +19,7 @@ it('no email, token or cookie appears in any log line', async () => {
       done()
     },
   })
-  const mail: MailMessage[] = []
+  const mail: Mail[] = []
   // The sign-in mail is sent after the reply: the visitor waits for that deferred work after each answer.
   const afterReply = afterReplyQueue(() => undefined)
   const runtime = await openRuntime(await testDatabaseUrl(), { migrate: !isPostgres() })

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { buildHttp, openRuntime } from '../../src/app.js'
 import { appSettings, loadConfig } from '../../src/config.js'
 import { afterReplyQueue, type AfterReply } from '../../src/web/after-reply.js'
-import type { MailMessage } from '../../src/web/mail.js'
+import type { Mail } from '../../src/net/smtp.js'
 import { isPostgres, testDatabaseUrl } from '../helpers/app.js'
 import { seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { useWebApp, Visitor } from './browser-like.js'
@@ -14,7 +14,7 @@ describe('sign-in answers before it looks the address up', () => {
   it('known and unknown addresses: the same answer, one task queued, no link and no mail until it runs', async () => {
     const held: (() => Promise<void>)[] = []
     const holding: AfterReply = { defer: (_reply, task) => void held.push(task), idle: async () => undefined }
-    const mail: MailMessage[] = []
+    const mail: Mail[] = []
     const runtime = await openRuntime(await testDatabaseUrl(), { migrate: !isPostgres() })
     const app = await buildHttp(runtime, undefined, {
       web: {
