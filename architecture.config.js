@@ -3,11 +3,12 @@
 export const LAYERS = {
   schemas: [],
   clock: [],
+  duty: ['clock'],
   net: [],
   store: ['schemas'],
   domain: ['store', 'schemas', 'clock'],
-  webhooks: ['store', 'schemas', 'clock', 'metrics', 'net'],
-  notifications: ['store', 'schemas', 'clock', 'metrics', 'net'],
+  webhooks: ['store', 'schemas', 'clock', 'duty', 'metrics', 'net'],
+  notifications: ['store', 'schemas', 'clock', 'duty', 'metrics', 'net'],
   operations: ['domain', 'schemas'],
   http: ['operations', 'domain', 'schemas', 'metrics'],
   mcp: ['operations', 'domain', 'schemas', 'metrics'],
@@ -28,9 +29,10 @@ export const LAYERS = {
     'config',
     'metrics',
     'clock',
+    'duty',
     'net',
   ],
-  cli: ['app', 'config', 'logger', 'webhooks', 'notifications', 'domain', 'schemas'],
+  cli: ['app', 'config', 'logger', 'duty', 'webhooks', 'notifications', 'domain', 'schemas'],
   main: ['cli'],
 }
 

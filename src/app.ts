@@ -22,8 +22,9 @@ import { hostRefusal, STRICT_POLICY, type AddressPolicy } from './net/address-gu
 import { guardedGetter } from './net/guarded-get.js'
 import { CALENDAR_REFRESH_MS, refreshDueCalendars } from './domain/availability/availability.js'
 import { paths } from './web/paths.js'
+import type { DutyLog } from './duty.js'
 import type { MailTransport } from './net/smtp.js'
-import { startNotifier, type Notifier, type NotifierLog } from './notifications/sender.js'
+import { startNotifier, type Notifier } from './notifications/sender.js'
 import type { NotifierSettings } from './notifications/settings.js'
 
 export type { App }
@@ -191,7 +192,7 @@ const NOTIFICATION_PATHS = {
 export function startNotifications(
   runtime: Runtime,
   settings: NotifierSettings,
-  options: { log?: NotifierLog; transport?: MailTransport; clock?: Clock } = {},
+  options: { log?: DutyLog; transport?: MailTransport; clock?: Clock } = {},
 ): Notifier {
   return startNotifier({
     database: runtime.database,

@@ -1,8 +1,8 @@
 // How a long-running command ends: the first SIGTERM or SIGINT runs `stop` (drain, release, close) and the
 // process exits 0 once it is done, or 1 if it failed; a second signal exits at once with 1.
-import type { DispatcherLog } from '../webhooks/dispatcher.js'
+import type { DutyLog } from '../duty.js'
 
-export function stopOnSignals(log: DispatcherLog, stop: () => Promise<void>, stopping: string): void {
+export function stopOnSignals(log: DutyLog, stop: () => Promise<void>, stopping: string): void {
   let stopped = false
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopped) {

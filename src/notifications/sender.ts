@@ -7,8 +7,8 @@
 // same Message-ID, which mail clients collapse).
 import { randomBytes } from 'node:crypto'
 import { createHash } from 'node:crypto'
-import { hostname } from 'node:os'
 import { minutesBetween, systemClock, type Clock } from '../clock.js'
+import { silentLog, startDuty, type Duty, type DutyLog, type DutyRun } from '../duty.js'
 import { smtpTransport, type MailTransport } from '../net/smtp.js'
 import type { NotificationKindName, NotificationPayload } from '../schemas/notifications.js'
 import type { Database } from '../store/database.js'
@@ -20,12 +20,6 @@ import type { Listener } from '../store/outbox.js'
 import type { NotificationRow } from '../store/tables.js'
 import { renderNotification, type RenderedMail } from './render.js'
 import type { NotifierSettings } from './settings.js'
-
-export interface NotifierLog {
-  info(obj: object, msg: string): void
-  warn(obj: object, msg: string): void
-  error(obj: object, msg: string): void
-}
 
 /** App paths (no origin) the mails link to; the composition root builds them from the app's paths. */
 interface NotificationPaths {
@@ -46,7 +40,7 @@ export interface NotifierOptions {
   reminderHours: number
   /** Decides what is due (reminders); tests move it. */
   clock?: Clock
-  log?: NotifierLog
+  log?: DutyLog
   /** How long a lease holds; default enough for a batch at the timeout. */
   leaseMs?: number
 }
@@ -60,11 +54,8 @@ export interface Notifier {
   stop(): Promise<void>
 }
 
-const silent: NotifierLog = { info() {}, warn() {}, error() {} }
-
 export function startNotifier(options: NotifierOptions): Notifier {
   const loop = new SendLoop(options)
-  loop.wake()
   return { owner: loop.owner, wake: () => loop.wake(), idle: () => loop.idle(), stop: () => loop.stop() }
 }
 
@@ -102,22 +93,20 @@ function asItStands(payload: NotificationPayload, game: PositionContextRow | und
 }
 
 class SendLoop {
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
+  readonly owner: string
   private readonly db: NotifierOptions['database']['db']
   private readonly settings: NotifierSettings
   private readonly paths: NotificationPaths
   private readonly transport: MailTransport | undefined
   private readonly ownsTransport: boolean
   private readonly clock: Clock
-  private readonly log: NotifierLog
+  private readonly log: DutyLog
   private readonly batch: number
   private readonly leaseMs: number
   private readonly reminderMs: number
   private readonly listener: Listener
-  private timer: NodeJS.Timeout | undefined
-  private pumping: Promise<void> | undefined
-  private again = false
-  private stopping = false
+  /** One pass at a time, woken by queued notifications and its alarm (reminders, retries, polls). */
+  private readonly duty: Duty
 
   constructor(options: NotifierOptions) {
     this.db = options.database.db
@@ -131,12 +120,21 @@ class SendLoop {
         : smtpTransport(smtpUrl, from, { connections: concurrency, timeoutMs }))
     this.ownsTransport = options.transport === undefined
     this.clock = options.clock ?? systemClock
-    this.log = options.log ?? silent
+    this.log = options.log ?? silentLog
     this.batch = this.settings.concurrency * 4
     this.reminderMs = options.reminderHours * 3_600_000
     // Each mail of a batch may take the whole timeout, `concurrency` at a time.
     this.leaseMs =
       options.leaseMs ?? (this.batch / this.settings.concurrency + 1) * this.settings.timeoutMs + 1000
+    this.duty = startDuty(
+      {
+        name: 'notification sender scan',
+        run: (duty) => this.pump(duty),
+        pollMs: this.settings.pollIntervalMs,
+      },
+      { clock: this.clock, log: this.log },
+    )
+    this.owner = this.duty.owner
     this.listener = options.database.listenForNotifications(
       () => this.wake(),
       (err) => this.log.warn({ err }, 'notification LISTEN connection'),
@@ -144,44 +142,20 @@ class SendLoop {
   }
 
   wake(): void {
-    if (this.stopping) return
-    if (this.pumping) {
-      this.again = true
-      return
-    }
-    this.pumping = this.pump().finally(() => {
-      this.pumping = undefined
-      if (this.again) this.wake()
-    })
+    this.duty.wake()
   }
 
-  private async pump(): Promise<void> {
-    try {
-      let leased: number
-      do {
-        this.again = false
-        leased = await this.round()
-      } while ((leased === this.batch || this.again) && !this.stopping)
-      if (!this.stopping) await this.armTimer()
-    } catch (err) {
-      this.log.error({ err }, 'notification sender scan failed')
-      this.arm(this.clock.now() + this.settings.pollIntervalMs)
-    }
-  }
-
-  /** Wakes for the next reminder or retry, and at least every poll interval. */
-  private async armTimer(): Promise<void> {
+  /** Rounds while a batch comes back full or a wake-up came; answers when the next reminder or retry is due. */
+  private async pump(duty: DutyRun): Promise<number | undefined> {
+    let leased: number
+    let again: boolean
+    do {
+      leased = await this.round()
+      again = duty.again()
+    } while ((again || leased === this.batch) && !duty.stopped)
+    if (duty.stopped) return undefined
     const due = await leases.nextNotificationDueAt(this.db)
-    const now = this.clock.now()
-    const poll = now + this.settings.pollIntervalMs
-    this.arm(due === null ? poll : Math.max(now, Math.min(Date.parse(due), poll)))
-  }
-
-  private arm(at: number): void {
-    clearTimeout(this.timer)
-    // The clock may be a test's: the wait is measured on it, the timer on the real one.
-    this.timer = setTimeout(() => this.wake(), Math.max(0, at - this.clock.now()))
-    this.timer.unref()
+    return due === null ? undefined : Date.parse(due)
   }
 
   /** One batch: leased, decided, sent, settled. Answers how many rows it leased. */
@@ -350,15 +324,14 @@ class SendLoop {
     }
   }
 
-  async idle(): Promise<void> {
-    while (this.pumping) await this.pumping
+  idle(): Promise<void> {
+    return this.duty.idle()
   }
 
   async stop(): Promise<void> {
-    this.stopping = true
-    clearTimeout(this.timer)
+    const stopped = this.duty.stop()
     await this.listener.close()
-    await this.pumping
+    await stopped
     if (this.ownsTransport) this.transport?.close()
   }
 }

@@ -14,10 +14,9 @@
 // Throughput comes from touching the database rarely: one lease statement brings a batch sized to what
 // each endpoint can take before the lease runs out (`Pacing`), the batch is sent from memory
 // (`EndpointQueues`), and finished attempts share group commits (`groupCommit`).
-import { randomBytes } from 'node:crypto'
-import { hostname } from 'node:os'
 import type { Agent } from 'undici'
 import { systemClock, type Clock } from '../clock.js'
+import { silentLog, startDuty, type Duty, type DutyLog, type DutyRun } from '../duty.js'
 import {
   webhookAttempts,
   webhookDeliveries,
@@ -30,7 +29,6 @@ import type { Database } from '../store/database.js'
 import type { HealthCheck } from '../store/webhook-endpoints.js'
 import * as leases from '../store/leases.js'
 import type { Listener } from '../store/outbox.js'
-import { Alarm } from './alarm.js'
 import { attempt, createAgent } from './deliver.js'
 import { EndpointQueues } from './endpoint-queues.js'
 import { FAN_OUT_BATCH, fanOut } from './fan-out.js'
@@ -39,20 +37,13 @@ import { outcomeOf } from './outcome.js'
 import { MAX_BATCH_FACTOR, Pacing } from './pacing.js'
 import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SOURCE_CONCURRENCY, type WebhookSettings } from './settings.js'
 
-export interface DispatcherLog {
-  debug?(obj: object, msg: string): void
-  info(obj: object, msg: string): void
-  warn(obj: object, msg: string): void
-  error(obj: object, msg: string): void
-}
-
 export interface DispatcherOptions {
   /** The database handle: its queries, and its wake-ups when deliveries are announced. */
   database: Pick<Database, 'db' | 'listenForWork'>
   settings: WebhookSettings
   /** Trust these CAs instead of the default store (tests). */
   ca?: string | Buffer
-  log?: DispatcherLog
+  log?: DutyLog
   /** How long a lease holds; default twice the timeout plus a second. */
   leaseMs?: number
   /**
@@ -85,7 +76,6 @@ export interface Dispatcher {
 /** A lease is renewed once a quarter of it has passed, checked every quarter: it always has half left. */
 const RENEW_FRACTION = 4
 
-const silent: DispatcherLog = { info() {}, warn() {}, error() {} }
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /** How long a finished attempt may wait for others to share its commit, and how many may share one. */
@@ -114,15 +104,14 @@ function countOutcome(recorded: boolean, outcome: leases.AttemptOutcome, committ
 
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const loop = new LeaseLoop(options)
-  loop.wake()
   return { owner: loop.owner, wake: () => loop.wake(), stop: (graceMs) => loop.stop(graceMs) }
 }
 
 class LeaseLoop {
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
+  readonly owner: string
   private readonly db: DispatcherOptions['database']['db']
   private readonly settings: WebhookSettings
-  private readonly log: DispatcherLog
+  private readonly log: DutyLog
   private readonly leaseMs: number
   private readonly perSource: number
   /** An attempt must finish inside its lease, or another dispatcher could send it meanwhile. */
@@ -142,7 +131,8 @@ class LeaseLoop {
    * same lease never race, and each reads the lease as the last written batch left it.
    */
   private readonly writer: GroupCommit<LeaseWrite, boolean>
-  private readonly alarm: Alarm
+  /** One pump at a time, woken by announced deliveries, finished attempts and its alarm (retries, polls). */
+  private readonly duty: Duty
   private readonly renewTimer: NodeJS.Timeout
   private readonly listener: Listener
   /** Every unfinished job (sending or waiting to be recorded), by delivery id, with its current lease. */
@@ -150,8 +140,8 @@ class LeaseLoop {
   /** Aborts every attempt still in flight when the stop's grace period ends. */
   private readonly abort = new AbortController()
   private stopping = false
-  private pumping: Promise<void> | undefined
-  private again = false
+  /** This round found more than it took (a full batch, a job handed back): the pump goes round again. */
+  private more = false
   /** Every wake-up but a finished attempt may mean deliveries for endpoints this loop holds nothing of. */
   private anyEndpoint = true
   /** Every wake-up but a finished attempt may mean recorded events still to expand. */
@@ -160,7 +150,7 @@ class LeaseLoop {
   constructor(options: DispatcherOptions) {
     this.db = options.database.db
     this.settings = options.settings
-    this.log = options.log ?? silent
+    this.log = options.log ?? silentLog
     this.leaseMs = options.leaseMs ?? this.settings.timeoutMs * 2 + 1000
     this.perSource = this.settings.sourceConcurrency ?? DEFAULT_SOURCE_CONCURRENCY
     this.leaseMargin = Math.min(this.settings.timeoutMs + 1000, this.leaseMs / 2)
@@ -172,7 +162,6 @@ class LeaseLoop {
     })
     this.pacing = new Pacing(this.settings.perEndpointConcurrency, this.leaseMs)
     const clock = (this.clock = options.clock ?? systemClock)
-    this.alarm = new Alarm(clock, () => this.wake())
     const disableAfterMs = this.settings.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS
     const health = () => {
       const now = clock.now()
@@ -183,6 +172,16 @@ class LeaseLoop {
       maxBatch: RECORD_BATCH,
     })
     this.renewTimer = setInterval(() => this.renew(), this.leaseMs / RENEW_FRACTION).unref()
+    this.duty = startDuty(
+      {
+        name: 'webhook dispatcher scan',
+        run: (duty) => this.pump(duty),
+        pollMs: this.settings.pollIntervalMs,
+        onAlarm: () => (this.anyEndpoint = this.unexpanded = true),
+      },
+      { clock, log: this.log },
+    )
+    this.owner = this.duty.owner
     this.listener = options.database.listenForWork(
       () => this.wake(),
       (err) => this.log.warn({ err }, 'webhook LISTEN connection'),
@@ -191,47 +190,30 @@ class LeaseLoop {
 
   wake(): void {
     this.anyEndpoint = this.unexpanded = true
-    this.refill()
+    this.duty.wake()
   }
 
-  /** One pump at a time; a request while it runs makes it go round again. */
-  private refill(): void {
-    if (this.stopping) return
-    if (this.pumping) {
-      this.again = true
-      return
-    }
-    this.pumping = this.pump().finally(() => {
-      this.pumping = undefined
-      if (this.again) this.refill()
-    })
-  }
-
-  private async pump(): Promise<void> {
-    const poll = () => this.alarm.arm(this.clock.now() + this.settings.pollIntervalMs)
-    try {
-      let scanned = false
-      do {
-        this.again = false
-        await this.expand()
-        this.startWaiting()
-        if (await this.lease()) scanned = true
-        this.startWaiting()
-      } while (this.again && !this.stopping)
-      if (this.stopping) return
-      if (!scanned) return poll()
-      // A due row still pending here waits on a busy endpoint or a full dispatcher; the attempt that frees
-      // the slot wakes us, so only future retries arm the timer early.
-      const due = await leases.nextDueAt(this.db)
-      const at = due === null ? Infinity : Date.parse(due)
-      const now = this.clock.now()
-      this.alarm.arm(
-        at > now ? Math.min(at, now + this.settings.pollIntervalMs) : now + this.settings.pollIntervalMs,
-      )
-    } catch (err) {
-      this.log.error({ err }, 'webhook dispatcher scan failed')
-      poll()
-    }
+  /**
+   * One run of the duty: rounds of expanding, leasing and starting while a wake-up or the round itself asks
+   * for more; answers when the next retry is due (else the poll).
+   */
+  private async pump(duty: DutyRun): Promise<number | undefined> {
+    let scanned = false
+    let again: boolean
+    do {
+      this.more = false
+      await this.expand()
+      this.startWaiting()
+      if (await this.lease()) scanned = true
+      this.startWaiting()
+      again = duty.again()
+    } while ((again || this.more) && !this.stopping)
+    if (this.stopping || !scanned) return undefined
+    // A due row still pending here waits on a busy endpoint or a full dispatcher; the attempt that frees
+    // the slot wakes us, so only future retries arm the timer early.
+    const due = await leases.nextDueAt(this.db)
+    const at = due === null ? Infinity : Date.parse(due)
+    return at > this.clock.now() ? at : undefined
   }
 
   /**
@@ -241,7 +223,7 @@ class LeaseLoop {
   private async expand(): Promise<void> {
     if (!this.unexpanded) return
     this.unexpanded = false
-    if ((await fanOut(this.db, this.clock)) === FAN_OUT_BATCH) this.again = this.unexpanded = true
+    if ((await fanOut(this.db, this.clock)) === FAN_OUT_BATCH) this.more = this.unexpanded = true
   }
 
   /** Leases more work if it is worth a statement; answers whether it looked. */
@@ -280,7 +262,7 @@ class LeaseLoop {
       return true
     }
     this.queues.add(jobs, room)
-    if (leased.length === limit) this.again = this.anyEndpoint = true
+    if (leased.length === limit) this.more = this.anyEndpoint = true
     return true
   }
 
@@ -295,7 +277,7 @@ class LeaseLoop {
       else this.start(job)
     }
     if (expired.length > 0) {
-      this.again = this.anyEndpoint = true
+      this.more = this.anyEndpoint = true
       leases
         .releaseLeases(this.db, this.owner, expired)
         .catch((err: unknown) => this.log.error({ err }, 'webhook lease release failed'))
@@ -314,7 +296,7 @@ class LeaseLoop {
     const free = () => {
       end()
       this.startWaiting()
-      this.refill()
+      this.duty.wake()
     }
     webhookInFlight.inc()
     entry.done = this.run(job, entry.lease, free)
@@ -376,7 +358,7 @@ class LeaseLoop {
     const firstDue = Date.parse(job.createdAt) + (this.settings.retrySchedule[0] ?? 0)
     if (job.attempts === 0 && firstDue > this.clock.now()) {
       await leases.postpone(this.db, lease, job.id, iso(firstDue))
-      this.alarm.arm(firstDue)
+      this.duty.dueBy(firstDue)
       return
     }
     const started = this.clock.now()
@@ -417,14 +399,14 @@ class LeaseLoop {
         fields,
         outcome.status === 'failed' ? 'webhook delivery failed for good' : 'webhook attempt failed',
       )
-    if (delay !== null) this.alarm.arm(finished + delay)
+    if (delay !== null) this.duty.dueBy(finished + delay)
   }
 
   async stop(graceMs = 5000): Promise<void> {
     this.stopping = true
-    this.alarm.stop()
+    const stopped = this.duty.stop()
     await this.listener.close()
-    await this.pumping
+    await stopped
     await leases.releaseLeases(this.db, this.owner, this.queues.drain())
     const pending = () => Promise.allSettled([...this.inFlight.values()].map((job) => job.done))
     let graceTimer: NodeJS.Timeout | undefined

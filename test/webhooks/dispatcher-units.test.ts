@@ -1,9 +1,7 @@
-// The dispatcher's units on their own: pacing, endpoint queues, group commit, the alarm and what an
-// attempt's result means for its delivery. No database and no network; timers are faked.
+// The dispatcher's units on their own: pacing, endpoint queues, group commit and what an attempt's result
+// means for its delivery. No database and no network; timers are faked.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { systemClock } from '../../src/clock.js'
 import type { DeliveryJob } from '../../src/store/leases.js'
-import { Alarm } from '../../src/webhooks/alarm.js'
 import { EndpointQueues } from '../../src/webhooks/endpoint-queues.js'
 import { groupCommit } from '../../src/webhooks/group-commit.js'
 import { outcomeOf } from '../../src/webhooks/outcome.js'
@@ -212,36 +210,6 @@ describe('groupCommit', () => {
     const kept = commit.add(3)
     await vi.advanceTimersByTimeAsync(5)
     expect(await kept).toBe(3)
-  })
-})
-
-describe('Alarm', () => {
-  beforeEach(() => vi.useFakeTimers())
-  afterEach(() => vi.useRealTimers())
-
-  it('keeps the earliest time it is armed for and rings once', () => {
-    const rang = vi.fn()
-    const alarm = new Alarm(systemClock, rang)
-    const now = Date.now()
-    alarm.arm(now + 1_000)
-    alarm.arm(now + 5_000)
-    alarm.arm(now + 200)
-    vi.advanceTimersByTime(199)
-    expect(rang).not.toHaveBeenCalled()
-    vi.advanceTimersByTime(1)
-    expect(rang).toHaveBeenCalledTimes(1)
-    vi.advanceTimersByTime(10_000)
-    expect(rang).toHaveBeenCalledTimes(1)
-  })
-
-  it('rings no more once stopped', () => {
-    const rang = vi.fn()
-    const alarm = new Alarm(systemClock, rang)
-    alarm.arm(Date.now() + 100)
-    alarm.stop()
-    alarm.arm(Date.now() + 50)
-    vi.advanceTimersByTime(1_000)
-    expect(rang).not.toHaveBeenCalled()
   })
 })
 
