@@ -32,7 +32,7 @@ export const LAYERS = {
     'duty',
     'net',
   ],
-  cli: ['app', 'config', 'logger', 'duty', 'webhooks', 'notifications', 'domain', 'schemas'],
+  cli: ['app', 'config', 'logger', 'duty', 'domain', 'schemas'],
   main: ['cli'],
 }
 

@@ -22,10 +22,12 @@ import { hostRefusal, STRICT_POLICY, type AddressPolicy } from './net/address-gu
 import { guardedGetter } from './net/guarded-get.js'
 import { CALENDAR_REFRESH_MS, refreshDueCalendars } from './domain/availability/availability.js'
 import { paths } from './web/paths.js'
-import type { DutyLog } from './duty.js'
+import { startDuty, type DutyLog } from './duty.js'
 import type { MailTransport } from './net/smtp.js'
 import { startNotifier, type Notifier } from './notifications/sender.js'
 import type { NotifierSettings } from './notifications/settings.js'
+import { startDispatcher } from './webhooks/dispatcher.js'
+import type { WebhookSettings } from './webhooks/settings.js'
 
 export type { App }
 
@@ -96,26 +98,55 @@ export async function openRuntime(
 /** A busy calendar's feed larger than this is refused (a year of a busy assigning site is far below it). */
 const CALENDAR_MAX_BYTES = 5 * 1024 * 1024
 
+/** How often the busy calendars due are looked for: each is read every 15 minutes, within a minute. */
+const CALENDAR_PASS_MS = Math.min(60_000, CALENDAR_REFRESH_MS)
+
+/** The background duties of a process: started together, stopped in turn. */
+export interface Duties {
+  /** The webhook dispatcher's lease owner (the worker's start-up line names it). */
+  readonly owner: string
+  stop(): Promise<void>
+}
+
 /**
- * The dispatcher's other duty: busy calendars read every 15 minutes (`serve` and `refdesk worker`). A pass
- * each minute reads those due; several processes share the work (each calendar is leased). Returns stop().
+ * Every background duty of `serve` and `refdesk worker`, on the runtime's clock: webhook delivery,
+ * notification mail and busy-calendar reads, each shared with any other process over the same database
+ * (its rows are leased). A duty more is one entry here.
  */
-export function startCalendarRefresh(
+export function startDuties(
   runtime: Runtime,
-  log: { error(obj: object, msg: string): void },
-): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve()
-  const pass = () => {
-    running = refreshDueCalendars(runtime.deps).catch((err: unknown) => {
-      log.error({ err }, 'busy-calendar refresh failed')
-    })
-  }
-  const timer = setInterval(pass, Math.min(60_000, CALENDAR_REFRESH_MS))
-  timer.unref()
-  pass()
-  return async () => {
-    clearInterval(timer)
-    await running
+  settings: { readonly webhooks: WebhookSettings; readonly notifications: NotifierSettings },
+  log: DutyLog,
+): Duties {
+  const { deps } = runtime
+  const dispatcher = startDispatcher({
+    database: runtime.database,
+    settings: settings.webhooks,
+    clock: deps.clock,
+    log,
+  })
+  const duties = [
+    dispatcher,
+    startNotifications(runtime, settings.notifications, { log }),
+    startDuty(
+      {
+        name: 'busy-calendar refresh',
+        pollMs: CALENDAR_PASS_MS,
+        // A pass a minute from the start of the last, however long its reads took.
+        run: async () => {
+          const next = deps.clock.now() + CALENDAR_PASS_MS
+          await refreshDueCalendars(deps)
+          return next
+        },
+      },
+      { clock: deps.clock, log },
+    ),
+  ]
+  return {
+    owner: dispatcher.owner,
+    async stop() {
+      for (const duty of duties) await duty.stop()
+    },
   }
 }
 
@@ -188,7 +219,7 @@ const NOTIFICATION_PATHS = {
   unsubscribe: (token: string) => paths.unsubscribe.href({ token }),
 }
 
-/** The notification sender of `serve` and `refdesk worker`; the caller stops it. */
+/** The notification sender of `serve` and `refdesk worker` (tests start their own); the caller stops it. */
 export function startNotifications(
   runtime: Runtime,
   settings: NotifierSettings,

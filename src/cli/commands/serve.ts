@@ -2,14 +2,7 @@
 // in-flight requests finish, closes the database and exits 0; a second signal exits at once with 1.
 import { Command } from 'commander'
 import type { FastifyInstance } from 'fastify'
-import {
-  buildHttp,
-  openRuntime,
-  serveMetrics,
-  startCalendarRefresh,
-  startNotifications,
-  type App,
-} from '../../app.js'
+import { buildHttp, openRuntime, serveMetrics, startDuties, type App, type Duties } from '../../app.js'
 import {
   describeDatabase,
   flagHelp,
@@ -19,8 +12,6 @@ import {
   type ConfigFlags,
 } from '../../config.js'
 import { loggerOptions } from '../../logger.js'
-import type { Notifier } from '../../notifications/sender.js'
-import { startDispatcher, type Dispatcher } from '../../webhooks/dispatcher.js'
 import { databaseOption } from '../runtime.js'
 import { stopOnSignals } from '../shutdown.js'
 
@@ -54,9 +45,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
   })
   let app: App | undefined
   let metrics: FastifyInstance | undefined
-  let dispatcher: Dispatcher | undefined
-  let notifier: Notifier | undefined
-  let stopCalendars: (() => Promise<void>) | undefined
+  let duties: Duties | undefined
   let draining = false
   try {
     app = await buildHttp(runtime, loggerOptions(config.logLevel), {
@@ -81,17 +70,11 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
         host: config.host,
       })
     }
-    if (flags.worker !== false) {
-      dispatcher = startDispatcher({ database: runtime.database, settings: config.webhooks, log: app.log })
-      notifier = startNotifications(runtime, config.notifications, { log: app.log })
-      stopCalendars = startCalendarRefresh(runtime, app.log)
-    }
+    if (flags.worker !== false) duties = startDuties(runtime, config, app.log)
   } catch (error) {
     await app?.close()
     await metrics?.close()
-    await dispatcher?.stop()
-    await notifier?.stop()
-    await stopCalendars?.()
+    await duties?.stop()
     await runtime.close()
     throw error
   }
@@ -103,7 +86,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
       host: config.host,
       port,
       database: describeDatabase(config.databaseUrl),
-      worker: dispatcher !== undefined,
+      worker: duties !== undefined,
       publicUrl: config.publicUrl,
       metrics: metricsAddress(metrics, port),
     },
@@ -115,9 +98,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
       draining = true
       await started.close()
       await metrics?.close()
-      await dispatcher?.stop()
-      await notifier?.stop()
-      await stopCalendars?.()
+      await duties?.stop()
       await runtime.close()
     },
     'shutting down: draining in-flight requests',

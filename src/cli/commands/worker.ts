@@ -2,10 +2,9 @@
 // processes. SIGTERM or SIGINT stops leasing, lets in-flight attempts finish (or releases them), exits 0.
 import { Command } from 'commander'
 import { pino } from 'pino'
-import { openRuntime, serveMetrics, startCalendarRefresh, startNotifications } from '../../app.js'
+import { openRuntime, serveMetrics, startDuties } from '../../app.js'
 import { describeDatabase, loadConfig, settingsHelp, type ConfigFlags } from '../../config.js'
 import { loggerOptions } from '../../logger.js'
-import { startDispatcher } from '../../webhooks/dispatcher.js'
 import { databaseOption } from '../runtime.js'
 import { stopOnSignals } from '../shutdown.js'
 
@@ -32,13 +31,11 @@ export function workerCommand(): Command {
       const { port, token } = config.metrics
       const metrics =
         port === undefined ? undefined : await serveMetrics(runtime, { token, port, host: config.host })
-      const dispatcher = startDispatcher({ database: runtime.database, settings: config.webhooks, log })
-      const notifier = startNotifications(runtime, config.notifications, { log })
-      const stopCalendars = startCalendarRefresh(runtime, log)
+      const duties = startDuties(runtime, config, log)
       log.info(
         {
           database: describeDatabase(config.databaseUrl),
-          owner: dispatcher.owner,
+          owner: duties.owner,
           notifications: config.notifications.smtpUrl ? 'SMTP' : 'kept unsent (set REFDESK_SMTP_URL)',
           metrics: metrics ? `port ${port}, GET /metrics` : 'off (set REFDESK_METRICS_PORT)',
         },
@@ -47,9 +44,7 @@ export function workerCommand(): Command {
       stopOnSignals(
         log,
         async () => {
-          await dispatcher.stop()
-          await notifier.stop()
-          await stopCalendars()
+          await duties.stop()
           await metrics?.close()
           await runtime.close()
         },
