@@ -28,6 +28,7 @@ import { startNotifier, type Notifier } from './notifications/sender.js'
 import type { NotifierSettings } from './notifications/settings.js'
 import { startDispatcher } from './webhooks/dispatcher.js'
 import type { WebhookSettings } from './webhooks/settings.js'
+import { MINUTE_MS } from './time.js'
 
 export type { App }
 
@@ -99,7 +100,7 @@ export async function openRuntime(
 const CALENDAR_MAX_BYTES = 5 * 1024 * 1024
 
 /** How often the busy calendars due are looked for: each is read every 15 minutes, within a minute. */
-const CALENDAR_PASS_MS = Math.min(60_000, CALENDAR_REFRESH_MS)
+const CALENDAR_PASS_MS = Math.min(MINUTE_MS, CALENDAR_REFRESH_MS)
 
 /** The background duties of a process: started together, stopped in turn. */
 export interface Duties {

@@ -13,7 +13,7 @@ import * as held from '../../store/held.js'
 import * as memberships from '../../store/memberships.js'
 import type { Db, GameRow, LeagueRow, PositionRow } from '../../store/tables.js'
 import * as users from '../../store/users.js'
-import { dayAt, dayStart, nextDay } from '../core/days.js'
+import { dayAt, dayStart, iso, MINUTE_MS, nextDay } from '../../time.js'
 import { unavailableByPerson } from './unavailability.js'
 
 /**
@@ -49,8 +49,6 @@ export interface Taking {
    */
   readonly force?: boolean
 }
-
-const MINUTE = 60_000
 
 /** The league's settings the rules read. */
 export interface RuleSettings {
@@ -115,7 +113,7 @@ export function meetsLevel(level: number | null, minLevel: number | null): boole
 
 /** Whether two games come within the travel buffer of each other. */
 function tooClose(a: GameSpan, b: GameSpan, bufferMinutes: number): boolean {
-  const buffer = bufferMinutes * MINUTE
+  const buffer = bufferMinutes * MINUTE_MS
   return a.start < b.end + buffer && b.start < a.end + buffer
 }
 
@@ -144,7 +142,7 @@ export function reasonsFor(settings: RuleSettings, target: Target, person: Perso
 
 /** The window of held games and busy times the rules need to judge the target. */
 function factsWindow(settings: RuleSettings, target: GameSpan): { from: number; to: number } {
-  const buffer = settings.travelBufferMinutes * MINUTE
+  const buffer = settings.travelBufferMinutes * MINUTE_MS
   return {
     from: Math.min(target.start - buffer, Date.parse(dayStart(target.day, settings.timeZone))),
     to: Math.max(target.end + buffer, Date.parse(dayStart(nextDay(target.day), settings.timeZone))),
@@ -173,7 +171,7 @@ export async function refusalFor(trx: Transaction<Db>, taking: Taking): Promise<
   const game = { gameId: taking.game.id, leagueId: taking.league.id, ...taking.game }
   const target = { ...gameSpan(settings, game), minLevel: taking.position.min_level }
   const window = factsWindow(settings, target)
-  const range = { startsAt: new Date(window.from).toISOString(), endsAt: new Date(window.to).toISOString() }
+  const range = { startsAt: iso(window.from), endsAt: iso(window.to) }
   const [rows, busy] = await Promise.all([
     held.listHeldByEmails(trx, [user.email], { from: range.startsAt, to: range.endsAt }),
     unavailableByPerson(trx, [user.email], { startsAt: taking.game.starts_at, endsAt: taking.game.ends_at }),

@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { assignOfficial, unassignPosition } from '../../domain/assignments/assignments.js'
 import { isOverridable, type OverridableRefusal } from '../../domain/availability/conflicts.js'
 import { addPosition, removePosition } from '../../domain/games/crews.js'
-import { findGameDesk, instantOfWallTime } from '../../domain/pages/organize-game.js'
+import { findGameDesk } from '../../domain/pages/organize-game.js'
+import { instantOfWallTime } from '../../time.js'
 import { cancelGame, updateGame } from '../../domain/games/games.js'
 import { parseWith } from '../../domain/core/parse.js'
 import type { Deps } from '../../domain/core/deps.js'
@@ -151,7 +152,12 @@ export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: Web
           ? { userId: official.userId, name: official.name || official.email, positionId: position.id }
           : undefined
       const title = `${desk.game.sport || 'Game'}: ${desk.league.name}`
-      const options = { title, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title,
+        nav: 'organize',
+        timeZone: desk.league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       const levels = Array.from({ length: LEVEL.max - LEVEL.min + 1 }, (_, i) => LEVEL.min + i)
       return sendPage(request, reply, 'organize-game', options, { ...desk, override, levels })
     }),
@@ -222,7 +228,13 @@ export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: Web
     signedIn(async (request, reply, person) => {
       const gameId = idParam(request, 'gameId', 'game_not_found')
       const desk = await findGameDesk(deps, person, gameId)
-      return sendPage(request, reply, 'organize-cancel', { title: 'Cancel game', nav: 'organize' }, desk)
+      return sendPage(
+        request,
+        reply,
+        'organize-cancel',
+        { title: 'Cancel game', nav: 'organize', timeZone: desk.league.timeZone },
+        desk,
+      )
     }),
   )
 

@@ -2,7 +2,7 @@
 // and No-show confirmations and actions. A league, game or position the person does not organize answers the
 // one Not found page, before and after a form is posted.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { isDay } from '../../domain/core/days.js'
+import { isDay } from '../../time.js'
 import { ApiError, type ErrorCode } from '../../domain/core/errors.js'
 import {
   completionBlocker,
@@ -145,7 +145,12 @@ export function organizeGamesRoutes(app: FastifyInstance, { deps, sendPage }: We
       const query = gameQuery(list)
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const { league, games, more } = await listLeagueGames(deps, person, leagueId, query)
-      const options = { title: league.name, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title: league.name,
+        nav: 'organize',
+        timeZone: league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       const params = listParams(list)
       return sendPage(request, reply, 'organize-games', options, {
         league,
@@ -189,7 +194,12 @@ function confirmationRoutes(
     signedIn(async (request, reply, person) => {
       const gameId = idParam(request, 'gameId', 'game_not_found')
       const { league, game } = await findLeagueGame(deps, person, { gameId })
-      const options = { title: 'Complete game', nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title: 'Complete game',
+        nav: 'organize',
+        timeZone: league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       const list = listParams(listQuery((name) => queryString(request, name), pageNumber(request)))
       return sendPage(request, reply, 'organize-complete', options, {
         league,
@@ -223,6 +233,7 @@ function confirmationRoutes(
       const options = {
         title: 'Record a no-show',
         nav: 'organize',
+        timeZone: league.timeZone,
         notice: noticeOf(request, NOTICES),
       } as const
       const effect = noShowPaymentEffect(position)

@@ -94,7 +94,12 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
       const ledger = await listLedger(deps, person, leagueId, { status, page })
       const at = { leagueId: ledger.league.id }
       const title = `${ledger.league.name}: payouts`
-      const options = { title, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title,
+        nav: 'organize',
+        timeZone: ledger.league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       return sendPage(request, reply, 'organize-payouts', options, {
         ...ledger,
         tab: 'payouts',
@@ -162,7 +167,7 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
       const { league, payment } = await findLedgerLine(deps, person, paymentId)
       if (payment.mode !== 'platform') throw new ApiError('payment_not_found')
       const outcomes = deps.paymentProcessor.simulated ? CHARGE_STATUSES : []
-      const options = { title: 'Charge a payment', nav: 'organize' } as const
+      const options = { title: 'Charge a payment', nav: 'organize', timeZone: league.timeZone } as const
       return sendPage(request, reply, 'organize-charge', options, { league, payment, outcomes })
     }),
   )
