@@ -9,6 +9,7 @@
 // it runs inside the path's transaction, after the position is chosen and locked and before the claim is
 // written. A refusal is a code only: it never says which game, league or partner caused it.
 import type { Transaction } from 'kysely'
+import * as claims from '../../store/claims.js'
 import * as held from '../../store/held.js'
 import * as memberships from '../../store/memberships.js'
 import type { Db, GameRow, LeagueRow, PositionRow } from '../../store/tables.js'
@@ -161,6 +162,10 @@ export async function refusalFor(trx: Transaction<Db>, taking: Taking): Promise<
   const membership = await memberships.findMembership(trx, taking.league.id, taking.userId)
   const level = membership?.level ?? null
   if (!meetsLevel(level, taking.position.min_level)) return 'level_too_low'
+  // One official, one position a game, on every path: Assign anyway and a partner's `allow` included, since
+  // completing the game would pay them twice. The crew is locked (claimFor), so two assigns cannot both pass.
+  const positionOfGame = { gameId: taking.game.id, userId: taking.userId, positionId: taking.position.id }
+  if (await claims.holdsAnotherPosition(trx, positionOfGame)) return 'schedule_conflict'
   if (!timeRulesApply(taking)) return null
   const user = await users.findUser(trx, taking.userId)
   if (!user) return null
