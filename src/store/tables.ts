@@ -261,6 +261,17 @@ interface AssignmentPlansTable {
   published_at: Time | null
 }
 
+/** How an official gave a game back: `withdrew` from a position they held. */
+export type TurnbackKind = 'withdrew'
+
+interface TurnbacksTable {
+  id: string
+  game_id: string
+  user_id: string
+  kind: TurnbackKind
+  created_at: Time
+}
+
 interface CalendarFeedsTable {
   seq: Generated<number>
   email: string
@@ -399,6 +410,7 @@ export interface Db {
   busy_calendars: BusyCalendarsTable
   busy_events: BusyEventsTable
   assignment_plans: AssignmentPlansTable
+  turnbacks: TurnbacksTable
 }
 
 export type UserRow = Selectable<UsersTable>

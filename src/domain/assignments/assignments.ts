@@ -15,6 +15,7 @@ import { gamePages, listRangeClaims, listRangePayments, type Snapshot } from '..
 import * as leagues from '../../store/leagues.js'
 import * as memberships from '../../store/memberships.js'
 import * as positions from '../../store/positions.js'
+import * as turnbacks from '../../store/turnbacks.js'
 import type { ClaimWithUser } from '../../store/positions.js'
 import type { Db, GameRow, PositionRow, UserRow } from '../../store/tables.js'
 import * as users from '../../store/users.js'
@@ -311,6 +312,8 @@ export async function withdrawClaim(
       if (game.starts_at <= at) fail('game_started')
     }
     const claim = await releaseClaim(trx, game, positionId, at)
+    const turnback = { id: newId(), game_id: game.id, user_id: claim.user_id, created_at: at }
+    await turnbacks.insertTurnback(trx, { ...turnback, kind: 'withdrew' })
     const detail = await loadGameDetail(trx, await refreshGameStatus(trx, game, at))
     const official = toClaimOfficial(claim)
     await recordEvents(

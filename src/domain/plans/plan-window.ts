@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely'
 import type { AssignmentProblem, EligiblePair } from '../assignor/index.js'
 import * as held from '../../store/held.js'
 import * as plans from '../../store/plans.js'
-import type { Db, LeagueRow } from '../../store/tables.js'
+import type { Db, LeagueRow, TurnbackKind } from '../../store/tables.js'
+import * as turnbacks from '../../store/turnbacks.js'
 import {
   gameSpan,
   reasonsFor,
@@ -50,7 +51,12 @@ export interface WindowFacts {
   readonly held: ReadonlyMap<string, readonly GameSpan[]>
   /** By email: when the person is unavailable, around the slots. */
   readonly busy: ReadonlyMap<string, Busy>
+  /** By game: the officials (user ids) who gave it back, and how. */
+  readonly turnedBack: ReadonlyMap<string, ReadonlyMap<string, TurnbackKind>>
 }
+
+/** Why the assignor leaves an official out of a slot: a conflict rule, or their own turnback of the game. */
+export type PairReason = Refusal | TurnbackKind
 
 const pointOf = (latitude: number | null, longitude: number | null): Point | null =>
   latitude === null || longitude === null ? null : { latitude, longitude }
@@ -111,6 +117,11 @@ export async function loadFacts(
   }))
   const heldBy = new Map<string, GameSpan[]>()
   const busyBy = new Map<string, Busy>()
+  const turnedBack = new Map<string, Map<string, TurnbackKind>>()
+  for (const row of await turnbacks.listTurnbacks(db, [...new Set(slots.map((s) => s.gameId))])) {
+    const byUser = turnedBack.get(row.game_id) ?? new Map<string, TurnbackKind>()
+    turnedBack.set(row.game_id, byUser.set(row.user_id, row.kind))
+  }
   if (slots.length > 0) {
     const emails = [...new Set(officials.map((o) => o.email))]
     const from = iso(Math.min(...slots.map((s) => s.start)) - around)
@@ -129,16 +140,22 @@ export async function loadFacts(
         spans.map((s) => ({ start: Date.parse(s.startsAt), end: Date.parse(s.endsAt) })),
       )
   }
-  return { leagueId: league.id, rules, slots, officials, held: heldBy, busy: busyBy }
+  return { leagueId: league.id, rules, slots, officials, held: heldBy, busy: busyBy, turnedBack }
 }
 
-/** The conflict rules that exclude the official from the slot, in DESIGN's order; empty when they may take it. */
-export function pairReasons(facts: WindowFacts, slot: SlotFact, official: OfficialFact): Refusal[] {
-  return reasonsFor(facts.rules, slot, {
+/**
+ * What excludes the official from the slot, in DESIGN's order, their turnback of the game last; empty when
+ * they may take it. A turnback binds the assignor alone: an organizer may still assign them.
+ */
+export function pairReasons(facts: WindowFacts, slot: SlotFact, official: OfficialFact): PairReason[] {
+  const reasons: PairReason[] = reasonsFor(facts.rules, slot, {
     level: official.level,
     held: facts.held.get(official.email) ?? [],
     busy: facts.busy.get(official.email) ?? [],
   })
+  const turnback = facts.turnedBack.get(slot.gameId)?.get(official.userId)
+  if (turnback) reasons.push(turnback)
+  return reasons
 }
 
 export const levelMargin = (slot: SlotFact, official: OfficialFact): number =>

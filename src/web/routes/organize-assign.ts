@@ -16,6 +16,7 @@ const REASONS: Readonly<Record<string, string>> = {
   daily_limit_reached: 'already has the most games this league allows that day',
   level_too_low: 'has a level below this position’s minimum',
   planned_elsewhere: 'is planned for another position',
+  withdrew: 'turned this game back',
   position_taken: 'someone took the position meanwhile',
   position_not_open: 'the position is not open any more',
   game_started: 'the game has started',
