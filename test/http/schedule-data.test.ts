@@ -177,6 +177,27 @@ describe('schedule data', () => {
       })
     })
 
+    it('a new gameMinutes emits game.updated for each game without its own length, and only those', async () => {
+      const p = await t.partner()
+      const { id } = await league(p, { externalId: 'L' })
+      const created = (
+        await p.post(`/leagues/${id}/games`, {
+          games: [{ startsAt: START }, { startsAt: START, durationMinutes: 120 }],
+        })
+      ).body.data.created
+      await p.patch(`/leagues/${id}`, { gameMinutes: 45 })
+      await p.post('/leagues', { name: 'L', externalId: 'L', gameMinutes: 30 })
+      // The same length again moves nothing and emits nothing.
+      await p.patch(`/leagues/${id}`, { gameMinutes: 30 })
+      const events = (await eventsOf(t.deps.db, id)).filter((e) => e.event === 'game.updated')
+      const plain = (await p.get(`/leagues/${id}/games`)).body.data[0]
+      expect(events.map((e) => e.data)).toEqual([
+        { ...plain, leagueId: id, durationMinutes: 45, endsAt: plus(START, 45) },
+        { ...plain, leagueId: id },
+      ])
+      expect(plain).toMatchObject({ id: created[0].id, endsAt: plus(START, 30) })
+    })
+
     it('PATCH takes durationMinutes, moves endsAt with startsAt, and emits game.updated', async () => {
       const p = await t.partner()
       const { id } = await league(p)
