@@ -112,7 +112,8 @@ const EXTENSION_NOTE =
 
 const EMITTED_BY: Record<EventName, string> = {
   'game.created': 'POST /leagues/{leagueId}/games, once per persisted game, upsert-updates included.',
-  'game.updated': 'PATCH /games/{gameId}, when the patch changes something.',
+  'game.updated':
+    'PATCH /games/{gameId}, when the patch changes something; a crew change (add or remove a position); and, for each game without its own length, a change of its league’s gameMinutes (its endsAt moved).',
   'game.cancelled': 'DELETE /games/{gameId}.',
   'game.completed': 'In-app completion by the organizer.',
   'position.claimed': 'POST /games/{gameId}/assign, and in-app claims.',

@@ -145,6 +145,9 @@ export const PositionInput = z.object({
   minLevel: MinLevelInput.optional(),
 })
 
+/** Add position's body: a position, and `source` as every write takes it (omitted or the key's own). */
+export const AddPositionBody = PositionInput.extend({ source: SourceInput.optional() })
+
 export const GameItemInput = z.object({
   startsAt: StartsAtInput,
   sport: text('sport', MAX_LENGTH.sport).default(''),
@@ -244,6 +247,7 @@ export type Game = z.infer<typeof Game>
 export type GameDetail = z.infer<typeof GameDetail>
 export type GameItem = z.output<typeof GameItemInput>
 export type PositionInput = z.output<typeof PositionInput>
+export type AddPositionInput = z.output<typeof AddPositionBody>
 export type UpdateGameInput = z.output<typeof UpdateGameBody>
 export type AssignInput = z.output<typeof AssignBody>
 export type Assignment = z.infer<typeof Assignment>

@@ -13,7 +13,7 @@ describe('followLeagueLength', () => {
     const p = await t.partner()
     const leagueId = (await p.post('/leagues', { name: 'L' })).body.data.id as string
     const starts = ['2030-05-01T18:00:00.000Z', '2030-05-02T18:00:00.000Z', '2030-05-03T18:00:00.000Z']
-    const seeded = []
+    const seeded: string[] = []
     for (const startsAt of starts) seeded.push((await seedGame(t.deps.db, leagueId, { startsAt })).id)
     const own = await seedGame(t.deps.db, leagueId, { durationMinutes: 50 })
     await t.deps.db
