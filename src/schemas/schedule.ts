@@ -1,7 +1,7 @@
 // Schedule data (DESIGN "Running the assigning"): time zones, lengths of games, levels, and the calendar
 // check that keeps an impossible date from rolling over into the next month.
 import { z } from 'zod'
-import { isStorableText } from './common.js'
+import { extension, isStorableText } from './common.js'
 
 /** The longest IANA name is 32 characters (`America/Argentina/ComodRivadavia`); twice that is generous. */
 const MAX_TIME_ZONE_LENGTH = 64
@@ -39,13 +39,15 @@ export const MAX_GAMES_PER_DAY = { min: 1, max: 20 } as const
 export const LEVEL = { min: 1, max: 5 } as const
 export const CONFLICT_POLICIES = ['allow', 'refuse'] as const
 
-export const DurationMinutesInput = integerIn('durationMinutes', GAME_MINUTES.min, GAME_MINUTES.max).meta({
-  description: `The game's length in minutes (${GAME_MINUTES.min}–${GAME_MINUTES.max}); default: the league's gameMinutes.`,
-})
+export const DurationMinutesInput = extension(
+  integerIn('durationMinutes', GAME_MINUTES.min, GAME_MINUTES.max),
+  `The game's length in minutes (${GAME_MINUTES.min}–${GAME_MINUTES.max}); default: the league's gameMinutes.`,
+)
 
-export const LevelInput = integerIn('level', LEVEL.min, LEVEL.max)
-  .nullable()
-  .meta({ description: `The official's level in this league, ${LEVEL.min}–${LEVEL.max}, or null (none).` })
+export const LevelInput = extension(
+  integerIn('level', LEVEL.min, LEVEL.max).nullable(),
+  `The official's level in this league, ${LEVEL.min}–${LEVEL.max}, or null (none).`,
+)
 
 export const MinLevelInput = integerIn('minLevel', LEVEL.min, LEVEL.max)
   .nullable()
