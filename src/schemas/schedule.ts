@@ -8,21 +8,27 @@ const MAX_TIME_ZONE_LENGTH = 64
 /** Names only (`Area/Location`, `UTC`, `Etc/GMT+5`): an offset such as `+01:00` is not a zone. */
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/
 
-/** Whether the runtime's time zone database (ICU, through Intl) knows this IANA name. */
-function isTimeZone(name: string): boolean {
-  if (name.length > MAX_TIME_ZONE_LENGTH || !ZONE_NAME.test(name)) return false
+/**
+ * The runtime's canonical name (ICU, through Intl) of an IANA zone name, or undefined for one it does not
+ * know. Zone names match case-insensitively, so `europe/berlin` is `Europe/Berlin`, and aliases resolve
+ * (`US/Pacific` is `America/Los_Angeles`): what is stored and shown is one name per zone.
+ */
+export function canonicalTimeZone(name: string): string | undefined {
+  if (name.length > MAX_TIME_ZONE_LENGTH || !ZONE_NAME.test(name)) return undefined
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name })
-    return true
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone
   } catch {
-    return false
+    return undefined
   }
 }
 
 export const TimeZoneInput = z
   .string({ error: 'invalid_timeZone' })
   .max(MAX_TIME_ZONE_LENGTH, { error: 'invalid_timeZone' })
-  .refine((name) => isStorableText(name) && isTimeZone(name), { error: 'invalid_timeZone' })
+  .refine((name) => isStorableText(name) && canonicalTimeZone(name) !== undefined, {
+    error: 'invalid_timeZone',
+  })
+  .transform((name) => canonicalTimeZone(name)!)
   .meta({ description: 'IANA time zone name, e.g. `America/Los_Angeles`.', example: 'America/Los_Angeles' })
 
 /** An integer field in [min, max]; anything else (a fraction, a string, null) answers `invalid_<name>`. */

@@ -68,6 +68,18 @@ describe('schedule data', () => {
       })
     })
 
+    it('stores timeZone by its canonical name on create, upsert and PATCH', async () => {
+      const p = await t.partner()
+      expect(await league(p, { externalId: 'L', timeZone: 'europe/berlin' })).toMatchObject({
+        timeZone: 'Europe/Berlin',
+      })
+      const again = await league(p, { externalId: 'L', timeZone: 'AMERICA/NEW_YORK' })
+      expect(again.timeZone).toBe('America/New_York')
+      const patched = await p.patch(`/leagues/${again.id}`, { timeZone: 'utc' })
+      expect(patched.body.data.timeZone).toBe('UTC')
+      expect((await p.get(`/leagues/${again.id}`)).body.data.timeZone).toBe('UTC')
+    })
+
     const invalid: [string, unknown][] = [
       ['timeZone', 'Mars/Olympus_Mons'],
       ['timeZone', '+01:00'],
