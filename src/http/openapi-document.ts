@@ -39,7 +39,8 @@ export interface Document {
 const TAG_DESCRIPTIONS: Record<string, string> = {
   index: 'The authenticated smoke test: what this server offers.',
   leagues: 'Leagues of your source (and leagues granted to your key), upserted on (source, externalId).',
-  games: 'Games of a league, batch-imported with one position each or a crew (`positions`, an extension), upserted on (source, externalId).',
+  games:
+    'Games of a league, batch-imported with one position each or a crew (`positions`, an extension), upserted on (source, externalId).',
   officials: 'League officials: memberships with role official, upserted on (source, externalId).',
   assignments: 'Who works which position: race-safe assignment and release.',
   payments: 'The read-only payout ledger, one payment per worked position.',

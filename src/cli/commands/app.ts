@@ -54,7 +54,10 @@ function addOfficialActions(app: Command): void {
     )
     .argument('<gameId>', 'the game')
     .argument('<userId>', 'the official’s user id')
-    .option('--position <positionId>', 'the position to claim (default: the first open one the official qualifies for)')
+    .option(
+      '--position <positionId>',
+      'the position to claim (default: the first open one the official qualifies for)',
+    )
     .addOption(databaseOption())
     .action((gameId: string, userId: string, flags: DatabaseFlags & { position?: string }) =>
       act(flags, (deps) =>
@@ -75,7 +78,10 @@ function addOfficialActions(app: Command): void {
     )
     .argument('<gameId>', 'the game')
     .argument('<userId>', 'the official’s user id')
-    .option('--position <positionId>', 'the position to fill (default: the first open one the official qualifies for)')
+    .option(
+      '--position <positionId>',
+      'the position to fill (default: the first open one the official qualifies for)',
+    )
     .option('--force', 'assign despite a schedule, availability or daily-limit conflict')
     .addOption(databaseOption())
     .action((gameId: string, userId: string, flags: DatabaseFlags & { position?: string; force?: boolean }) =>
