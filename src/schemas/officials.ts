@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DateTime, Id, isStorableText, MAX_LENGTH, PathId, SourceInput, text } from './common.js'
+import { DateTime, extension, Id, isStorableText, MAX_LENGTH, PathId, SourceInput, text } from './common.js'
 import { Level, LevelInput } from './schedule.js'
 
 export const MembershipStatus = z.enum(['pending', 'approved', 'denied'])
@@ -14,7 +14,7 @@ export const Official = z
     externalId: z.string().nullable(),
     source: z.string(),
     createdAt: DateTime,
-    level: Level.meta({ description: 'The official’s level in this league; null: none (extension).' }),
+    level: extension(Level, 'The official’s level in this league; null: none (extension).'),
   })
   .meta({ id: 'Official' })
 
