@@ -110,12 +110,26 @@ function toPlan(P: PackedProblem, answer: Answer, solveMs: number): Plan {
       },
     })
   })
-  const stats = { positions: P.slotKeys.length, filled: proposals.length, optimal: answer.optimal, solveMs }
+  let leads = 0
+  let leadsFilled = 0
+  P.slotLead.forEach((lead, s) => {
+    leads += lead
+    if (answer.chosen[s]! >= 0) leadsFilled += lead
+  })
+  const stats = {
+    positions: P.slotKeys.length,
+    filled: proposals.length,
+    leads,
+    leadsFilled,
+    optimal: answer.optimal,
+    solveMs,
+  }
   return { proposals, unfilled, stats }
 }
 
 /**
- * The plan: the most positions filled (exactly the maximum), then the preferences (docs/assignor.md).
+ * The plan: the most positions filled (exactly the maximum), then the most leads, then the preferences
+ * (docs/assignor.md).
  * The solve runs in a worker; past `deadlineMs` the greedy plan answers with `optimal: false`. The
  * same problem, in any order, gives the same plan (a solve cut short by its deadline excepted).
  */
