@@ -82,6 +82,14 @@ const PlanStats = z
   .object({
     positions: z.number().int(),
     filled: z.number().int(),
+    leads: z.number().int().meta({
+      description:
+        "Positions planned that are their game's lead (its first position, in creation order, that is not cancelled).",
+    }),
+    leadsFilled: z.number().int().meta({
+      description:
+        'Leads the plan fills: among plans that fill the most positions, the plan fills the most leads.',
+    }),
     optimal: z.boolean(),
     solveMs: z.number().int(),
   })

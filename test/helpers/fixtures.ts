@@ -143,6 +143,7 @@ export async function seedGame(
       duration_minutes: overrides.durationMinutes ?? null,
       ends_at: new Date(Date.parse(startsAt) + minutes * 60_000).toISOString(),
       location: 'Field 1',
+      venue: null,
       latitude: null,
       longitude: null,
       status: overrides.status ?? rollupStatus('open', positions.map(positionStatus)),

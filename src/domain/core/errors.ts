@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   invalid_currency: 400,
   invalid_sport: 400,
   invalid_location: 400,
+  invalid_venue: 400,
   invalid_label: 400,
   invalid_payDollars: 400,
   invalid_latitude: 400,

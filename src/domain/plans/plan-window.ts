@@ -27,6 +27,8 @@ export interface Point {
 
 export interface SlotFact extends Target {
   readonly positionId: string
+  /** The game's lead (its first position not cancelled): plans fill leads first among equals. */
+  readonly lead: boolean
   readonly label: string
   readonly startsAt: string
   readonly point: Point | null
@@ -75,14 +77,19 @@ export interface SlotRow {
   readonly game_id: string
   readonly starts_at: string
   readonly ends_at: string
+  readonly location: string
+  readonly venue: string | null
   readonly latitude: number | null
   readonly longitude: number | null
+  /** Absent: not known to be the lead (a candidates' lookup, which does not weigh it). */
+  readonly is_lead?: number | boolean
 }
 
 export function slotFact(row: SlotRow, rules: RuleSettings): SlotFact {
   return {
     ...gameSpan(rules, { gameId: row.game_id, leagueId: rules.leagueId, ...row }),
     positionId: row.position_id,
+    lead: Boolean(row.is_lead),
     label: row.label,
     startsAt: row.starts_at,
     minLevel: row.min_level,
@@ -182,6 +189,8 @@ export function toProblem(facts: WindowFacts, window: { from: number; to: number
       startsAt: s.start,
       endsAt: s.end,
       day: s.day,
+      lead: s.lead,
+      site: s.site,
     })),
     officials,
     pairs,
