@@ -100,6 +100,23 @@ export function findPlan(db: Kysely<Db>, id: string): Promise<AssignmentPlanRow 
   return db.selectFrom('assignment_plans').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
+/** Deletes the league's drafts but the newest `kept`; published plans stay (the record of what was assigned). */
+export async function pruneDrafts(db: Kysely<Db>, leagueId: string, kept: number): Promise<void> {
+  const newest = db
+    .selectFrom('assignment_plans')
+    .select('seq')
+    .where('league_id', '=', leagueId)
+    .where('status', '=', 'draft')
+    .orderBy('seq', 'desc')
+    .limit(kept)
+  await db
+    .deleteFrom('assignment_plans')
+    .where('league_id', '=', leagueId)
+    .where('status', '=', 'draft')
+    .where('seq', 'not in', newest)
+    .execute()
+}
+
 /** draft → published, once: false when another publish got there first. */
 export async function markPublished(db: Kysely<Db>, id: string, at: string): Promise<boolean> {
   const result = await db

@@ -106,6 +106,8 @@ export interface GameFixture {
   externalId?: string
   /** The game's own length; default none: it lasts its league's gameMinutes. */
   durationMinutes?: number
+  /** Default `Field 1`: seeded games share one place, so only overlap conflicts between them. */
+  location?: string
   /** Default: one open position labelled `Official` paying 25.00. */
   positions?: readonly PositionFixture[]
 }
@@ -142,7 +144,7 @@ export async function seedGame(
       starts_at: startsAt,
       duration_minutes: overrides.durationMinutes ?? null,
       ends_at: new Date(Date.parse(startsAt) + minutes * 60_000).toISOString(),
-      location: 'Field 1',
+      location: overrides.location ?? 'Field 1',
       venue: null,
       latitude: null,
       longitude: null,

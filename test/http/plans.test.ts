@@ -21,6 +21,8 @@ describe('the assignor over REST', () => {
   async function game(leagueId: string, startsAt: string, claims: (string | undefined)[] = [undefined]) {
     const seeded = await seedGame(t.deps.db, leagueId, {
       startsAt,
+      // A field per start: games apart in time are at different places, so the travel buffer applies.
+      location: `Field at ${startsAt}`,
       positions: claims.map((officialId) => (officialId ? { officialId } : {})),
     })
     await t.deps.db

@@ -29,6 +29,33 @@ let compiled: object | undefined
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
+/**
+ * Solver threads the process runs at once. Each holds a HiGHS heap of its own (hundreds of MB for a
+ * weekend) and a core: two keep a 2-core machine's event loop and one other plan going while any
+ * number of tenants ask; the others wait their turn, first come first served.
+ */
+export const SOLVER_WORKERS = 2
+
+const pool = { running: 0, waiting: [] as (() => void)[] }
+
+/** Solves running and waiting now: what the pool's rule is tested by. */
+export function solverLoad(): { running: number; waiting: number } {
+  return { running: pool.running, waiting: pool.waiting.length }
+}
+
+/** Runs `solve` when one of the SOLVER_WORKERS is free; a finished solve hands its turn to the next. */
+async function inTurn<T>(solve: () => Promise<T>): Promise<T> {
+  if (pool.running < SOLVER_WORKERS) pool.running++
+  else await new Promise<void>((resolve) => pool.waiting.push(resolve))
+  try {
+    return await solve()
+  } finally {
+    const next = pool.waiting.shift()
+    if (next) next()
+    else pool.running--
+  }
+}
+
 async function pack(problem: AssignmentProblem): Promise<PackedProblem> {
   const frame = packFrame(problem)
   for (let from = 0; from < problem.pairs.length; from += PACK_CHUNK) {
@@ -135,9 +162,12 @@ function toPlan(P: PackedProblem, answer: Answer, solveMs: number): Plan {
  */
 export async function planAssignments(problem: AssignmentProblem, options: PlanOptions): Promise<Plan> {
   const started = performance.now()
-  const deadlineAt = realNow() + options.deadlineMs
   const P = await pack(problem)
-  const answer = realNow() < deadlineAt ? await solveInWorker(P, deadlineAt) : undefined
+  // The budget counts from the turn: a plan waiting for a thread is not cut short by the wait.
+  const answer = await inTurn(() => {
+    const deadlineAt = realNow() + options.deadlineMs
+    return options.deadlineMs > 0 ? solveInWorker(P, deadlineAt) : Promise.resolve(undefined)
+  })
   return toPlan(P, answer ?? greedyAnswer(P), Math.round(performance.now() - started))
 }
 

@@ -107,6 +107,8 @@ export const ERROR_STATUS = {
   last_position: 409,
   // Issue 26: publishing a plan twice; a proposal whose official now has a game too close to it.
   plan_already_published: 409,
+  plan_in_progress: 409,
+  plan_too_large: 409,
   schedule_conflict: 409,
   official_unavailable: 409,
   daily_limit_reached: 409,

@@ -15,6 +15,7 @@ import type { Deps } from '../core/deps.js'
 import { ApiError, fail } from '../core/errors.js'
 import * as leagues from '../../store/leagues.js'
 import { explainPlan, rankCost } from './plan-explain.js'
+import { DRAFTS_KEPT, MAX_PLAN_PAIRS } from './plan-limits.js'
 import { ruleSettings } from '../availability/conflicts.js'
 import {
   distanceKm,
@@ -36,6 +37,12 @@ const CANDIDATE_WINDOW_MS = 7 * DAY_MS
  * 1,000 positions takes about 5 s of CPU (docs/assignor.md), so a loaded machine still gets the optimum.
  */
 const PLAN_DEADLINE_MS = 20_000
+
+/**
+ * Leagues with a plan being made in this process: one at a time per league; a second answers 409
+ * plan_in_progress (docs/decisions.md). The solver threads are shared by all leagues (SOLVER_WORKERS).
+ */
+const planning = new Set<string>()
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -65,7 +72,7 @@ export async function listCandidates(
     },
     rules,
   )
-  const facts = await loadFacts(deps.db, league, [slot], rules, CANDIDATE_WINDOW_MS)
+  const facts = await loadFacts(deps.db, league, [slot], rules, undefined, CANDIDATE_WINDOW_MS)
   const window = { from: slot.start - CANDIDATE_WINDOW_MS, to: slot.start + CANDIDATE_WINDOW_MS }
   const rows = facts.officials.map((official) => {
     const reasons = pairReasons(facts, slot, official)
@@ -114,16 +121,36 @@ export async function createPlan(
   const now = isoNow(deps.clock)
   const window = planWindow(input, now)
   const league = await requireLeague(deps.db, caller, leagueId)
+  // Checked and taken in one turn after the scope check: only a caller who sees the league learns that
+  // a plan is being made for it.
+  if (planning.has(league.id)) fail('plan_in_progress')
+  planning.add(league.id)
+  try {
+    return await makePlan(deps, caller, league, window, now)
+  } finally {
+    planning.delete(league.id)
+  }
+}
+
+async function makePlan(
+  deps: Deps,
+  caller: Caller,
+  league: LeagueRow,
+  window: { from: string; to: string },
+  now: string,
+): Promise<AssignmentPlan> {
   const rules = ruleSettings(league)
   const open = await plans.listOpenSlots(deps.db, league.id, {
     from: window.from > now ? window.from : now,
     to: window.to,
   })
+  const pool = await plans.listPool(deps.db, league.id)
+  if (open.length * pool.length > MAX_PLAN_PAIRS) fail('plan_too_large')
   const slots = open.map((row) => slotFact(row, rules))
-  const facts = await loadFacts(deps.db, league, slots, rules)
+  const facts = await loadFacts(deps.db, league, slots, rules, pool)
   const span = { from: Date.parse(window.from), to: Date.parse(window.to) }
-  const solved = await planAssignments(toProblem(facts, span), { deadlineMs: PLAN_DEADLINE_MS })
-  const { proposals, unfilled } = explainPlan(facts, solved)
+  const solved = await planAssignments(await toProblem(facts, span), { deadlineMs: PLAN_DEADLINE_MS })
+  const { proposals, unfilled } = await explainPlan(facts, solved)
   const row: Omit<AssignmentPlanRow, 'seq'> = {
     id: newId(),
     league_id: league.id,
@@ -138,8 +165,9 @@ export async function createPlan(
     published_at: null,
   }
   await deps.db.transaction().execute(async (trx) => {
-    await requireLeague(trx, caller, leagueId)
+    await requireLeague(trx, caller, league.id)
     await plans.insertPlan(trx, row)
+    await plans.pruneDrafts(trx, league.id, DRAFTS_KEPT)
   })
   return toPlan(row)
 }

@@ -98,8 +98,8 @@ export function slotFact(row: SlotRow, rules: RuleSettings): SlotFact {
 }
 
 /**
- * The facts of the slots given: the league's approved officials, what their persons hold and when they
- * are unavailable `around` the slots (the default, a day either side, covers the travel buffer and every
+ * The facts of the slots given: the league's approved officials (`pool`, read here unless given), what
+ * their persons hold and when they are unavailable `around` the slots (the default, a day either side, covers the travel buffer and every
  * local day a slot is on).
  */
 export async function loadFacts(
@@ -107,9 +107,10 @@ export async function loadFacts(
   league: LeagueRow,
   slots: readonly SlotFact[],
   rules: RuleSettings,
+  pool?: readonly plans.PoolOfficialRow[],
   around = DAY,
 ): Promise<WindowFacts> {
-  const pool = await plans.listPool(db, league.id)
+  pool ??= await plans.listPool(db, league.id)
   const officials = pool.map((row) => ({
     userId: row.user_id,
     name: row.name,
@@ -163,10 +164,23 @@ export function gamesHeldIn(
   )
 }
 
-/** The solver's problem: every pair no rule excludes, with what the preferences weigh. */
-export function toProblem(facts: WindowFacts, window: { from: number; to: number }): AssignmentProblem {
+/** Positions whose pairs are judged between two turns of the event loop: a few ms with 2,000 officials. */
+const PAIRS_CHUNK = 4
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * The solver's problem: every pair no rule excludes, with what the preferences weigh. The rules are
+ * asked a few positions per turn of the event loop (a 500 × 2,000 window is a million pairs), so other
+ * requests are answered between.
+ */
+export async function toProblem(
+  facts: WindowFacts,
+  window: { from: number; to: number },
+): Promise<AssignmentProblem> {
   const pairs: EligiblePair[] = []
-  for (const slot of facts.slots)
+  for (const [n, slot] of facts.slots.entries()) {
+    if (n % PAIRS_CHUNK === 0) await turn()
     for (const official of facts.officials)
       if (pairReasons(facts, slot, official).length === 0)
         pairs.push({
@@ -175,6 +189,7 @@ export function toProblem(facts: WindowFacts, window: { from: number; to: number
           levelMargin: levelMargin(slot, official),
           distanceKm: distanceKm(official.home, slot.point),
         })
+  }
   const officials = facts.officials.map((official) => {
     const held = gamesHeldIn(facts, official, window)
     const byDay: Record<string, number> = {}
