@@ -97,6 +97,7 @@ export interface PositionFixture {
   status?: PositionStatus
   /** The user holding a confirmed claim on the position; omitted → no claim. */
   officialId?: string
+  minLevel?: number
 }
 
 export interface GameFixture {
@@ -176,6 +177,7 @@ export async function seedPosition(
       label: overrides.label ?? 'Official',
       pay_cents: overrides.payCents ?? 2500,
       status: positionStatus(overrides),
+      min_level: overrides.minLevel ?? null,
       created_at: at,
       updated_at: at,
     })
