@@ -249,6 +249,12 @@ export async function startServiceProcess(databaseUrl, label) {
       child.send('peak-rss')
       return (await answer).peakRss
     },
+    /** The service's RSS now (bytes). */
+    async rss() {
+      const answer = next()
+      child.send('rss')
+      return (await answer).rss
+    },
     /** A new key of another source (a second tenant of the same service): its Authorization and client. */
     async tenant(source) {
       const answer = next()

@@ -489,6 +489,7 @@ describe('games', () => {
       'positions',
       'sport',
       'startsAt',
+      'venue',
     ])
   })
 

@@ -1,16 +1,14 @@
 // Issue 36 item 3: a plan never stalls other tenants. Explanations are counts with a bounded list of
-// ids, one plan at a time per league, a size cap, old drafts pruned. The limits are lowered here (they
-// are one module's constants) so that the smallest data shows each rule.
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+// ids, one plan at a time per league, a size cap, old drafts pruned. The limits are lowered here so that
+// the smallest data shows each rule.
+import { beforeEach, describe, expect, it } from 'vitest'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { seedGame, seedLeague, seedMembership, seedUser } from '../helpers/fixtures.js'
-
-vi.mock('../../src/domain/plans/plan-limits.js', () => ({ MAX_PLAN_PAIRS: 30, DRAFTS_KEPT: 2 }))
 
 const WINDOW = { from: '2030-05-01T00:00:00.000Z', to: '2030-05-03T00:00:00.000Z' }
 
 describe('plans are bounded', () => {
-  const t = useTestApp()
+  const t = useTestApp({ limits: { planPairs: 30, draftsKept: 2 } })
 
   let p: Partner
   beforeEach(async () => {

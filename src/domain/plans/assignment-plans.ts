@@ -15,7 +15,6 @@ import type { Deps } from '../core/deps.js'
 import { ApiError, fail } from '../core/errors.js'
 import * as leagues from '../../store/leagues.js'
 import { explainPlan, rankCost } from './plan-explain.js'
-import { DRAFTS_KEPT, MAX_PLAN_PAIRS } from './plan-limits.js'
 import { ruleSettings } from '../availability/conflicts.js'
 import {
   distanceKm,
@@ -145,7 +144,7 @@ async function makePlan(
     to: window.to,
   })
   const pool = await plans.listPool(deps.db, league.id)
-  if (open.length * pool.length > MAX_PLAN_PAIRS) fail('plan_too_large')
+  if (open.length * pool.length > deps.limits.planPairs) fail('plan_too_large')
   const slots = open.map((row) => slotFact(row, rules))
   const facts = await loadFacts(deps.db, league, slots, rules, pool)
   const span = { from: Date.parse(window.from), to: Date.parse(window.to) }
@@ -167,7 +166,7 @@ async function makePlan(
   await deps.db.transaction().execute(async (trx) => {
     await requireLeague(trx, caller, league.id)
     await plans.insertPlan(trx, row)
-    await plans.pruneDrafts(trx, league.id, DRAFTS_KEPT)
+    await plans.pruneDrafts(trx, league.id, deps.limits.draftsKept)
   })
   return toPlan(row)
 }
