@@ -30,10 +30,9 @@ async function probe(origin, until) {
     )
     await sleep(PACE_MS)
   }
-  const [result] = await Promise.all([finished, Promise.all(pending).then((l) => (latencies = l))])
+  const [result, latencies] = await Promise.all([finished, Promise.all(pending)])
   return { result, latencies }
 }
-let latencies = []
 
 /** A league of OFFICIALS approved officials (written straight to the database) and POSITIONS open games. */
 async function bigLeague(api, raw, source, n) {
@@ -60,7 +59,10 @@ async function bigLeague(api, raw, source, n) {
     location: `Field ${i % 17}`,
   }))
   await api.ok('POST', `/leagues/${league.id}/games`, { games })
-  return { id: league.id, window: { from: new Date(start).toISOString(), to: new Date(start + 20 * DAY).toISOString() } }
+  return {
+    id: league.id,
+    window: { from: new Date(start).toISOString(), to: new Date(start + 20 * DAY).toISOString() },
+  }
 }
 
 const plan = async (api, league) => {
@@ -79,24 +81,46 @@ export async function plansScenario({ databaseUrl }) {
     const leagues = []
     for (let n = 0; n < 4; n++) leagues.push(await bigLeague(api, raw, service.issued.source, n))
     await service.peakRss()
-    const rssBefore = await service.rss()
+    const before = await service.memory()
+    const rssBefore = before.rss
     const idle = (await probe(origin, sleep(3000))).latencies
+    const started = performance.now()
+    const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`
     const one = await probe(origin, plan(api, leagues[0]))
+    console.error(`plans: one plan made in ${seconds()}`)
     const four = await probe(origin, Promise.all(leagues.map((league) => plan(api, league))))
+    console.error(`plans: four more made by ${seconds()}`)
     const peak = await service.peakRss()
-    const rssAfter = await service.rss()
+    const after = await service.memory()
+    const rssAfter = after.rss
     const mb = (bytes) => Math.round(bytes / 2 ** 20)
     console.error(
       `plans: one plan ${JSON.stringify(one.result.stats)} (${one.result.bytes} bytes); ` +
         `four plans' stats ${JSON.stringify(four.result.map((r) => r.stats))}; ` +
-        `RSS before ${mb(rssBefore)} MB, peak ${mb(peak)} MB, after ${mb(rssAfter)} MB`,
+        `RSS before ${mb(rssBefore)} MB, peak ${mb(peak)} MB, after ${mb(rssAfter)} MB; ` +
+        `JS heap used before ${mb(before.heapUsed)} MB, after ${mb(after.heapUsed)} MB; ` +
+        `array buffers after ${mb(after.arrayBuffers)} MB`,
     )
     const figure = (metric, values, base, target, check, unit = 'ms') =>
-      entry({ name: 'plans', metric, value: summary([values]), baseline: summary([base]), target, check, unit })
+      entry({
+        name: 'plans',
+        metric,
+        value: summary([values]),
+        baseline: summary([base]),
+        target,
+        check,
+        unit,
+      })
     return [
       figure('healthz_worst_ms@one_plan', worst(one.latencies), worst(idle), '<= 100', (_r, v) => v <= 100),
       figure('healthz_p99_ms@one_plan', quantile(one.latencies, 0.99), quantile(idle, 0.99)),
-      figure('healthz_worst_ms@four_plans', worst(four.latencies), worst(idle), '<= 100', (_r, v) => v <= 100),
+      figure(
+        'healthz_worst_ms@four_plans',
+        worst(four.latencies),
+        worst(idle),
+        '<= 100',
+        (_r, v) => v <= 100,
+      ),
       figure('healthz_p99_ms@four_plans', quantile(four.latencies, 0.99), quantile(idle, 0.99)),
       figure('rss_after_mb', mb(rssAfter), mb(rssBefore), 'info', undefined, 'MB'),
       figure('rss_peak_mb', mb(peak), mb(rssBefore), 'info', undefined, 'MB'),

@@ -18,6 +18,11 @@ export { COST_UNITS_PER_KM, LEVEL_MARGIN_REWARD, SPREAD_STEP, UNKNOWN_DISTANCE_K
 const PACK_CHUNK = 2048
 /** The solver stops this long before the deadline (at most a tenth of it) to hand its plan over in time. */
 const HAND_OVER_MS = 250
+/**
+ * The least time a solve gets once its turn comes, whatever the wait took of its budget: enough for the
+ * worker's greedy plan on a large problem, so the fallback is never computed on the event loop.
+ */
+const LEAST_TURN_MS = 3000
 
 /**
  * HiGHS compiled (a WebAssembly.Module, typed by the DOM lib this project does not load). The first
@@ -162,11 +167,17 @@ function toPlan(P: PackedProblem, answer: Answer, solveMs: number): Plan {
  */
 export async function planAssignments(problem: AssignmentProblem, options: PlanOptions): Promise<Plan> {
   const started = performance.now()
+  // The budget counts from the call, so a plan that waited for a thread still answers in about its
+  // time (with less of it for the solve), but never with less than LEAST_TURN_MS for the worker.
+  const calledAt = realNow()
   const P = await pack(problem)
-  // The budget counts from the turn: a plan waiting for a thread is not cut short by the wait.
   const answer = await inTurn(() => {
-    const deadlineAt = realNow() + options.deadlineMs
-    return options.deadlineMs > 0 ? solveInWorker(P, deadlineAt) : Promise.resolve(undefined)
+    if (options.deadlineMs <= 0) return Promise.resolve(undefined)
+    const deadlineAt = Math.max(
+      calledAt + options.deadlineMs,
+      realNow() + Math.min(LEAST_TURN_MS, options.deadlineMs),
+    )
+    return solveInWorker(P, deadlineAt)
   })
   return toPlan(P, answer ?? greedyAnswer(P), Math.round(performance.now() - started))
 }

@@ -63,8 +63,8 @@ function unfilledReasons(facts: WindowFacts, slotIndex: number): PlanUnfilled['r
   return [...byCode.values()]
 }
 
-/** Unfilled positions explained between two turns of the event loop: a few ms with 2,000 officials. */
-const EXPLAIN_CHUNK = 4
+/** Pairs explained between two turns of the event loop (as plan-window.ts judges them): a few ms. */
+const EXPLAIN_CHUNK = 2048
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
@@ -94,8 +94,13 @@ export async function explainPlan(
     }
   })
   const unfilled: PlanUnfilled[] = []
-  for (const [n, key] of solved.unfilled.entries()) {
-    if (n % EXPLAIN_CHUNK === 0) await turn()
+  let sinceTurn = EXPLAIN_CHUNK
+  for (const key of solved.unfilled) {
+    if (sinceTurn >= EXPLAIN_CHUNK) {
+      await turn()
+      sinceTurn = 0
+    }
+    sinceTurn += facts.officials.length
     const i = index.get(key)!
     const slot = facts.slots[i]!
     unfilled.push({

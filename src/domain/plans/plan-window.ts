@@ -164,8 +164,11 @@ export function gamesHeldIn(
   )
 }
 
-/** Positions whose pairs are judged between two turns of the event loop: a few ms with 2,000 officials. */
-const PAIRS_CHUNK = 4
+/**
+ * Pairs judged between two turns of the event loop: a few ms of work. Counted in pairs, not positions,
+ * so that concurrent plans (each a slice per turn) still leave the loop within a few ms each.
+ */
+const PAIRS_CHUNK = 2048
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
@@ -179,8 +182,13 @@ export async function toProblem(
   window: { from: number; to: number },
 ): Promise<AssignmentProblem> {
   const pairs: EligiblePair[] = []
-  for (const [n, slot] of facts.slots.entries()) {
-    if (n % PAIRS_CHUNK === 0) await turn()
+  let sinceTurn = PAIRS_CHUNK
+  for (const slot of facts.slots) {
+    if (sinceTurn >= PAIRS_CHUNK) {
+      await turn()
+      sinceTurn = 0
+    }
+    sinceTurn += facts.officials.length
     for (const official of facts.officials)
       if (pairReasons(facts, slot, official).length === 0)
         pairs.push({
