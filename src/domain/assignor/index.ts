@@ -84,7 +84,9 @@ type Message =
 
 /**
  * Runs the solve in a worker until `deadlineAt`; past it the worker is terminated and the answer is
- * its greedy plan, or undefined when it had not sent one yet.
+ * its greedy plan. A worker that has not sent its greedy plan by then is waited for until it does: the
+ * greedy pass over a million pairs takes seconds on a loaded machine, which the event loop must not
+ * spend. Undefined only when the thread ended without one.
  */
 function solveInWorker(P: PackedProblem, deadlineAt: number) {
   return new Promise<Answer | undefined>((resolve, reject) => {
@@ -99,11 +101,17 @@ function solveInWorker(P: PackedProblem, deadlineAt: number) {
       if (error) reject(error)
       else resolve(answer)
     }
-    const timer = setTimeout(() => finish(greedy), Math.max(0, deadlineAt - realNow()))
+    let late = false
+    const timer = setTimeout(
+      () => (greedy ? finish(greedy) : (late = true)),
+      Math.max(0, deadlineAt - realNow()),
+    )
     worker.on('message', (message: Message) => {
       if (message.kind === 'compiled') compiled = message.wasmModule
-      else if (message.kind === 'greedy') greedy = { ...message, optimal: false }
-      else if (message.kind === 'plan' && greedy) finish({ ...greedy, ...message })
+      else if (message.kind === 'greedy') {
+        greedy = { ...message, optimal: false }
+        if (late) finish(greedy)
+      } else if (message.kind === 'plan' && greedy) finish({ ...greedy, ...message })
       else if (message.kind === 'error') finish(undefined, new Error(`assignor: ${message.message}`))
     })
     worker.on('error', (error) => finish(undefined, error))
