@@ -3,6 +3,7 @@
 // the smallest data shows each rule.
 import { beforeEach, describe, expect, it } from 'vitest'
 import { useTestApp, type Partner } from '../helpers/app.js'
+import { newId } from '../../src/clock.js'
 import { seedGame, seedLeague, seedMembership, seedUser } from '../helpers/fixtures.js'
 
 const WINDOW = { from: '2030-05-01T00:00:00.000Z', to: '2030-05-03T00:00:00.000Z' }
@@ -78,5 +79,39 @@ describe('plans are bounded', () => {
     }
     const statuses = await Promise.all(ids.map(async (id) => (await p.get(`/assignment-plans/${id}`)).status))
     expect(statuses).toEqual([200, 404, 200, 200])
+  })
+
+  it('reads a plan stored before counts and leads: the ids it kept are the count, no leads', async () => {
+    const { leagueId, userIds } = await league(2)
+    const id = newId()
+    const unfilled = [
+      {
+        gameId: id,
+        positionId: id,
+        startsAt: WINDOW.from,
+        label: 'Official',
+        reasons: [{ code: 'level_too_low', userIds }],
+      },
+    ]
+    await t.deps.db
+      .insertInto('assignment_plans')
+      .values({
+        id,
+        league_id: leagueId,
+        status: 'draft',
+        from_at: WINDOW.from,
+        to_at: WINDOW.to,
+        proposals: '[]',
+        unfilled: JSON.stringify(unfilled),
+        stats: JSON.stringify({ positions: 1, filled: 0, optimal: true, solveMs: 1 }),
+        outcome: null,
+        created_at: WINDOW.from,
+        published_at: null,
+      })
+      .execute()
+    const res = await p.get(`/assignment-plans/${id}`)
+    expect(res.status).toBe(200)
+    expect(res.body.data.stats).toMatchObject({ positions: 1, leads: 0, leadsFilled: 0 })
+    expect(res.body.data.unfilled[0].reasons).toEqual([{ code: 'level_too_low', count: 2, userIds }])
   })
 })

@@ -171,7 +171,16 @@ async function makePlan(
   return toPlan(row)
 }
 
+/** An unfilled position as stored: plans written before issue 36 have reasons without `count`. */
+type StoredUnfilled = Omit<AssignmentPlan['unfilled'][number], 'reasons'> & {
+  reasons: { code: string; count?: number; userIds: string[] }[]
+}
+
 function toPlan(row: Omit<AssignmentPlanRow, 'seq'>): AssignmentPlan {
+  const unfilled = (JSON.parse(row.unfilled) as StoredUnfilled[]).map((u) => ({
+    ...u,
+    reasons: u.reasons.map((r) => ({ ...r, count: r.count ?? r.userIds.length })),
+  }))
   return {
     id: row.id,
     leagueId: row.league_id,
@@ -179,8 +188,13 @@ function toPlan(row: Omit<AssignmentPlanRow, 'seq'>): AssignmentPlan {
     from: row.from_at,
     to: row.to_at,
     proposals: JSON.parse(row.proposals) as AssignmentPlan['proposals'],
-    unfilled: JSON.parse(row.unfilled) as AssignmentPlan['unfilled'],
-    stats: JSON.parse(row.stats) as AssignmentPlan['stats'],
+    unfilled,
+    // A plan made before leads were weighed counts none.
+    stats: {
+      leads: 0,
+      leadsFilled: 0,
+      ...(JSON.parse(row.stats) as Partial<AssignmentPlan['stats']>),
+    } as AssignmentPlan['stats'],
     createdAt: row.created_at,
     publishedAt: row.published_at,
     outcome: row.outcome === null ? null : (JSON.parse(row.outcome) as PublishOutcome),
