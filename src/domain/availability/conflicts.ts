@@ -86,7 +86,7 @@ export interface GameSpan {
  * without one, its location; null when it has neither. Two games are at one place when their sites are
  * equal: the same venue, or the same location where neither has a venue.
  */
-export function siteOf(game: { location: string; venue: string | null }): string | null {
+function siteOf(game: { location: string; venue: string | null }): string | null {
   if (game.venue !== null) return `venue:${game.venue}`
   return game.location === '' ? null : `location:${game.location}`
 }
