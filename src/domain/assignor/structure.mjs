@@ -229,8 +229,9 @@ function rowsOf(P, group) {
 }
 
 /**
- * One official's conflict rows: the maximal cliques of their buffered interval graph, split by place
- * where games at one place do not overlap (rowsOf), each row once, rows of one game dropped.
+ * One official's conflict rows: the maximal cliques of their buffered interval graph (two or more games
+ * each), split by place where games at one place do not overlap (rowsOf), each split row once, rows of
+ * one game dropped.
  * @param {import('./problem.mjs').PackedProblem} P
  * @param {Int32Array} mine the official's pairs, sorted by start
  * @returns {Int32Array[]}
@@ -247,7 +248,13 @@ function officialRows(P, mine) {
   const seen = new Set()
   const rows = []
   for (const group of groups) {
-    for (const members of rowsOf(P, group)) {
+    const split = rowsOf(P, group)
+    // An unsplit group is a maximal clique of the buffered graph: distinct from every other, no key.
+    if (split.length === 1 && split[0] === group) {
+      rows.push(Int32Array.from(group))
+      continue
+    }
+    for (const members of split) {
       const row = Int32Array.from(members).sort()
       const key = row.join()
       if (row.length < 2 || seen.has(key)) continue
