@@ -16,6 +16,7 @@ export const MAX_LENGTH = {
   name: 200,
   sport: 100,
   location: 500,
+  venue: 120,
   label: 100,
   externalId: MAX_KEY_LENGTH,
   email: MAX_KEY_LENGTH,

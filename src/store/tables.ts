@@ -91,6 +91,8 @@ interface GamesTable {
   sport: string
   starts_at: Time
   location: string
+  /** The complex the game is played at; null when not given (migration 0021). */
+  venue: Generated<string | null>
   latitude: number | null
   longitude: number | null
   status: GameStatus

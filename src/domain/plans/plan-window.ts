@@ -27,6 +27,8 @@ export interface Point {
 
 export interface SlotFact extends Target {
   readonly positionId: string
+  /** The game's lead (its first position not cancelled): plans fill leads first among equals. */
+  readonly lead: boolean
   readonly label: string
   readonly startsAt: string
   readonly point: Point | null
@@ -80,14 +82,19 @@ export interface SlotRow {
   readonly game_id: string
   readonly starts_at: string
   readonly ends_at: string
+  readonly location: string
+  readonly venue: string | null
   readonly latitude: number | null
   readonly longitude: number | null
+  /** Absent: not known to be the lead (a candidates' lookup, which does not weigh it). */
+  readonly is_lead?: number | boolean
 }
 
 export function slotFact(row: SlotRow, rules: RuleSettings): SlotFact {
   return {
     ...gameSpan(rules, { gameId: row.game_id, leagueId: rules.leagueId, ...row }),
     positionId: row.position_id,
+    lead: Boolean(row.is_lead),
     label: row.label,
     startsAt: row.starts_at,
     minLevel: row.min_level,
@@ -96,8 +103,8 @@ export function slotFact(row: SlotRow, rules: RuleSettings): SlotFact {
 }
 
 /**
- * The facts of the slots given: the league's approved officials, what their persons hold and when they
- * are unavailable `around` the slots (the default, a day either side, covers the travel buffer and every
+ * The facts of the slots given: the league's approved officials (`pool`, read here unless given), what
+ * their persons hold and when they are unavailable `around` the slots (the default, a day either side, covers the travel buffer and every
  * local day a slot is on).
  */
 export async function loadFacts(
@@ -105,9 +112,10 @@ export async function loadFacts(
   league: LeagueRow,
   slots: readonly SlotFact[],
   rules: RuleSettings,
+  pool?: readonly plans.PoolOfficialRow[],
   around = DAY_MS,
 ): Promise<WindowFacts> {
-  const pool = await plans.listPool(db, league.id)
+  pool ??= await plans.listPool(db, league.id)
   const officials = pool.map((row) => ({
     userId: row.user_id,
     name: row.name,
@@ -172,10 +180,31 @@ export function gamesHeldIn(
   )
 }
 
-/** The solver's problem: every pair no rule excludes, with what the preferences weigh. */
-export function toProblem(facts: WindowFacts, window: { from: number; to: number }): AssignmentProblem {
+/**
+ * Pairs judged between two turns of the event loop: a few ms of work. Counted in pairs, not positions,
+ * so that concurrent plans (each a slice per turn) still leave the loop within a few ms each.
+ */
+const PAIRS_CHUNK = 2048
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * The solver's problem: every pair no rule excludes, with what the preferences weigh. The rules are
+ * asked a few positions per turn of the event loop (a 500 × 2,000 window is a million pairs), so other
+ * requests are answered between.
+ */
+export async function toProblem(
+  facts: WindowFacts,
+  window: { from: number; to: number },
+): Promise<AssignmentProblem> {
   const pairs: EligiblePair[] = []
-  for (const slot of facts.slots)
+  let sinceTurn = PAIRS_CHUNK
+  for (const slot of facts.slots) {
+    if (sinceTurn >= PAIRS_CHUNK) {
+      await turn()
+      sinceTurn = 0
+    }
+    sinceTurn += facts.officials.length
     for (const official of facts.officials)
       if (pairReasons(facts, slot, official).length === 0)
         pairs.push({
@@ -184,6 +213,7 @@ export function toProblem(facts: WindowFacts, window: { from: number; to: number
           levelMargin: levelMargin(slot, official),
           distanceKm: distanceKm(official.home, slot.point),
         })
+  }
   const officials = facts.officials.map((official) => {
     const held = gamesHeldIn(facts, official, window)
     const byDay: Record<string, number> = {}
@@ -198,6 +228,8 @@ export function toProblem(facts: WindowFacts, window: { from: number; to: number
       startsAt: s.start,
       endsAt: s.end,
       day: s.day,
+      lead: s.lead,
+      site: s.site,
     })),
     officials,
     pairs,
