@@ -124,10 +124,10 @@ const gameFields = {
   ),
   endsAt: extension(DateTime, 'startsAt + durationMinutes (extension).'),
   location: z.string(),
-  venue: z.string().nullable().meta({
-    description:
-      'The complex the game is played at; games with the same venue are one place, so no travel buffer applies between them, only that they do not overlap. Null when not given (extension).',
-  }),
+  venue: extension(
+    z.string().nullable(),
+    'The complex the game is played at; games with the same venue are one place, so no travel buffer applies between them, only that they do not overlap. Null when not given (extension).',
+  ),
   status: Status,
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),
@@ -157,12 +157,10 @@ export const GameItemInput = z.object({
   startsAt: StartsAtInput,
   sport: text('sport', MAX_LENGTH.sport).default(''),
   location: text('location', MAX_LENGTH.location).default(''),
-  venue: text('venue', MAX_LENGTH.venue)
-    .nullable()
-    .optional()
-    .meta({
-      description: `The complex the game is played at, at most ${MAX_LENGTH.venue} characters (extension; invalid_venue). Games with the same venue are one place: between them the travel buffer does not apply. An upsert-update that carries it rewrites it; null clears it.`,
-    }),
+  venue: extension(
+    text('venue', MAX_LENGTH.venue).nullable().optional(),
+    `The complex the game is played at, at most ${MAX_LENGTH.venue} characters (extension; invalid_venue). Games with the same venue are one place: between them the travel buffer does not apply. An upsert-update that carries it rewrites it; null clears it.`,
+  ),
   label: text('label', MAX_LENGTH.label).default('Official'),
   payDollars: PayDollarsInput.default(0),
   latitude: Coordinate('latitude', 90).optional(),
