@@ -95,8 +95,9 @@ export async function openRuntime(
   return { database, deps, migrated, metrics, close: () => database.close() }
 }
 
-/** A busy calendar's feed larger than this is refused (a year of a busy assigning site is far below it). */
-const CALENDAR_MAX_BYTES = 5 * 1024 * 1024
+/** A busy calendar's feed larger than this is refused: years of a busy assigning site fit, and its parse stays
+ * far inside the thread's heap cap (ics.ts). */
+const CALENDAR_MAX_BYTES = 1024 * 1024
 
 /** How often the busy calendars due are looked for: each is read every 15 minutes, within a minute. */
 const CALENDAR_PASS_MS = Math.min(60_000, CALENDAR_REFRESH_MS)
