@@ -5,6 +5,7 @@
 import { Agent } from 'undici'
 import {
   AddressRefusedError,
+  GUARDED,
   guardedLookup,
   literalAddress,
   refusalReason,
@@ -21,7 +22,9 @@ export interface GetOptions {
 }
 
 export type GetResult =
-  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string }
+  | { readonly ok: true; readonly text: string }
+  /** `addressRefused`: the guard refused an address (its error is GUARDED, like an unroutable one). */
+  | { readonly ok: false; readonly error: string; readonly addressRefused?: true }
 
 const MAX_REDIRECTS = 3
 
@@ -51,7 +54,7 @@ async function get(agent: Agent, options: GetOptions, start: string): Promise<Ge
     let url = new URL(start)
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const refused = hopRefusal(url, options.policy)
-      if (refused !== null) return { ok: false, error: refused }
+      if (refused !== null) return refused
       const response = await agent.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
@@ -73,17 +76,25 @@ async function get(agent: Agent, options: GetOptions, start: string): Promise<Ge
     }
     return { ok: false, error: 'too_many_redirects' }
   } catch (error) {
-    return { ok: false, error: timedOut ? 'timeout' : errorClass(error) }
+    if (timedOut) return { ok: false, error: 'timeout' }
+    if (isRefusal(error)) return { ok: false, error: GUARDED, addressRefused: true }
+    return { ok: false, error: errorClass(error) }
   } finally {
     clearTimeout(timer)
   }
 }
 
-function hopRefusal(url: URL, policy: AddressPolicy): string | null {
-  if (url.protocol !== 'https:') return 'https_required'
+function hopRefusal(url: URL, policy: AddressPolicy): GetResult | null {
+  if (url.protocol !== 'https:') return { ok: false, error: 'https_required' }
   const literal = literalAddress(url.hostname)
-  const reason = literal === undefined ? null : refusalReason(literal, policy)
-  return reason === null ? null : `address_refused:${reason}`
+  const refused = literal !== undefined && refusalReason(literal, policy) !== null
+  return refused ? { ok: false, error: GUARDED, addressRefused: true } : null
+}
+
+function isRefusal(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause)
+    if (e instanceof AddressRefusedError) return true
+  return false
 }
 
 async function readCapped(
@@ -107,13 +118,13 @@ const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTN
 
 function errorClass(error: unknown): string {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof AddressRefusedError) return `address_refused:${e.reason}`
     const code = (e as { code?: unknown }).code
     if (typeof code !== 'string') continue
     if (code === 'ECONNREFUSED') return 'connection_refused'
     if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return 'dns_error'
     if (code.endsWith('TIMEOUT') || code === 'ETIMEDOUT') return 'timeout'
     if (TLS_CODE.test(code)) return 'tls_error'
+    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return GUARDED
   }
   return 'network_error'
 }

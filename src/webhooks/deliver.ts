@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events'
 import { Agent } from 'undici'
 import {
   AddressRefusedError,
+  GUARDED,
   guardedLookup,
   literalAddress,
   refusalReason,
@@ -97,7 +98,7 @@ export async function attempt(
   signal?: AbortSignal,
 ): Promise<AttemptResult> {
   const { origin, path, refused } = targetOf(target.url, options.policy)
-  if (refused !== null) return { ok: false, statusCode: null, error: `address_refused:${refused}` }
+  if (refused !== null) return { ok: false, statusCode: null, error: GUARDED }
   const body = envelopeBody(envelope)
   // One abort with a plain timer: AbortSignal.timeout() and AbortSignal.any() per attempt cost a
   // twentieth of a dispatcher's CPU. The timeout covers the whole exchange, body included.
@@ -133,7 +134,7 @@ const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTN
 
 function errorClass(error: unknown): string {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof AddressRefusedError) return `address_refused:${e.reason}`
+    if (e instanceof AddressRefusedError) return GUARDED
     const code = (e as { code?: unknown }).code
     if (typeof code !== 'string') continue
     if (code === 'ECONNREFUSED') return 'connection_refused'

@@ -93,7 +93,7 @@ const MAX_UNRECORDED = 2 * RECORD_BATCH
 function countOutcome(recorded: boolean, outcome: leases.AttemptOutcome, committedAt: number): void {
   if (!recorded) return webhookLeasesLost.inc()
   const error = outcome.attempt.error
-  // `address_refused:<reason>` keeps its class; the reasons are many and only the logs need them.
+  // `http_status:<code>` counts as its class.
   webhookAttempts.inc({ result: error === null || error === undefined ? 'succeeded' : error.split(':')[0] })
   if (outcome.status === 'pending') return
   webhookDeliveries.inc({ outcome: outcome.status })

@@ -318,7 +318,7 @@ describe('webhook delivery', () => {
     expect(Date.parse(delivery.lastAttemptAt) - Date.parse(delivery.createdAt)).toBeGreaterThanOrEqual(300)
   })
 
-  it('records a refused address with its reason and never connects', async () => {
+  it('records a refused address as unreachable, whatever the guard path, and never connects', async () => {
     const p = await t.partner()
     const endpoint = await register(p, [], receiver.url)
     await dispatcher({ retrySchedule: [0], policy: { allowAll: false, allowed: [] } })
@@ -329,7 +329,7 @@ describe('webhook delivery', () => {
     expect((await deliveries(p, endpoint.id))[0]).toMatchObject({
       attempts: 1,
       lastStatusCode: null,
-      lastError: 'address_refused:loopback',
+      lastError: 'unreachable',
     })
     const byName = await register(p, [], receiver.url.replace('127.0.0.1', 'localhost'))
     await p.post('/leagues', { name: 'no events' })
@@ -338,7 +338,7 @@ describe('webhook delivery', () => {
     await vi.waitFor(async () => {
       expect((await deliveries(p, byName.id))[0]).toMatchObject({
         status: 'failed',
-        lastError: 'address_refused:loopback',
+        lastError: 'unreachable',
       })
     })
     expect(receiver.received).toEqual([])

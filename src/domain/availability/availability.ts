@@ -118,8 +118,7 @@ export async function addBusyCalendar(deps: Deps, owner: Owner, input: unknown):
   const url = calendarUrl(parseWith(CalendarInput, input).url)
   const at = isoNow(deps.clock)
   const read = await readSpans(deps, url, owner.email)
-  if (!read.ok)
-    fail(read.error.startsWith('address_refused') ? 'calendar_address_refused' : 'calendar_unreadable')
+  if (!read.ok) fail(read.addressRefused ? 'calendar_address_refused' : 'calendar_unreadable')
   const row: BusyCalendarRow = {
     seq: 0,
     id: newId(),

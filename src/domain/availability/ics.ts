@@ -30,7 +30,8 @@ export const FEED_LIMITS = {
 } as const
 
 /** The spans, or why the feed is refused: a class (`not_icalendar`, `too_many_occurrences`, …). */
-export type FeedRead = { ok: true; spans: BusySpan[] } | { ok: false; error: string }
+export type FeedRead =
+  { ok: true; spans: BusySpan[] } | { ok: false; error: string; readonly addressRefused?: true }
 
 type Occurrence = [start: number, end: number, zone: string | null]
 type Answer = { ok: true; occurrences: Occurrence[] } | { ok: false; error: string }

@@ -21,10 +21,16 @@ export interface Deps {
   readonly readCalendar: CalendarReader
 }
 
-/** A GET of an https address: its text, or why not as a class (`timeout`, `address_refused:private`, …). */
+/**
+ * A GET of an https address: its text, or why not as a class (`timeout`, `unreachable`, …), and whether the
+ * address guard refused it.
+ */
 type CalendarReader = (
   url: string,
-) => Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string }>
+) => Promise<
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly error: string; readonly addressRefused?: true }
+>
 
 /** Bounds that keep one partner from costing the others (settings: config.ts). */
 export interface Limits {

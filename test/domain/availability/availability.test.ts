@@ -312,8 +312,11 @@ describe('availability', () => {
       const row = await calendarRow(calendar.id)
       return { failed: row.failed_reads, next: row.next_fetch_at, hits: site.hits.get('/cal.ics') }
     }
-    site.answers.set('/cal.ics', { status: 500 })
+    // A redirect to an address the guard refuses reads like one no route reaches.
+    site.answers.set('/cal.ics', { redirect: 'https://10.1.2.3/cal.ics' })
     expect(await read(15)).toEqual({ failed: 1, next: at(45), hits: 2 })
+    expect((await calendarRow(calendar.id)).last_error).toBe('unreachable')
+    site.answers.set('/cal.ics', { status: 500 })
     expect(await read(30)).toEqual({ failed: 1, next: at(45), hits: 2 })
     expect(await read(45)).toEqual({ failed: 2, next: at(105), hits: 3 })
     // A good read that took longer than CALENDAR_BACKOFF.slowMs keeps its events and is a strike too.
