@@ -162,7 +162,10 @@ export interface HttpOptions {
   web?: Partial<Omit<WebOptions, 'deps'>>
   /** Where partners reach this server; default http://localhost:3000. */
   publicUrl?: string
-  /** /metrics: its token, and whether it is served on a port of its own instead (see serveMetrics). */
+  /**
+   * /metrics: on the service port only behind its token (closed without one), or on a port of its own
+   * instead (see serveMetrics).
+   */
   metrics?: { token?: string; port?: number }
   /** Which proxies' X-Forwarded-For names the client (REFDESK_TRUST_PROXY); none by default. */
   trustProxy?: boolean | string
@@ -179,9 +182,10 @@ export async function buildHttp(
     ping: () => runtime.database.ping(),
     logger,
     publicUrl: options.publicUrl ?? 'http://localhost:3000',
-    ...(options.metrics?.port === undefined && {
-      metrics: { token: options.metrics?.token, runtime: runtime.metrics },
-    }),
+    ...(options.metrics?.port === undefined &&
+      options.metrics?.token !== undefined && {
+        metrics: { token: options.metrics.token, runtime: runtime.metrics },
+      }),
     ...(options.http && { http: options.http }),
     ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     apiPlugins: [

@@ -93,7 +93,7 @@ const MAX_UNRECORDED = 2 * RECORD_BATCH
 function countOutcome(recorded: boolean, outcome: leases.AttemptOutcome, committedAt: number): void {
   if (!recorded) return webhookLeasesLost.inc()
   const error = outcome.attempt.error
-  // `http_status:<code>` counts as its class.
+  // A class with a detail after a colon counts as the class alone.
   webhookAttempts.inc({ result: error === null || error === undefined ? 'succeeded' : error.split(':')[0] })
   if (outcome.status === 'pending') return
   webhookDeliveries.inc({ outcome: outcome.status })
