@@ -3,7 +3,7 @@
 // service takes and checks the settings that depend on each other.
 import { DEFAULT_MCP_MAX_BATCH, read, SETTING as S } from './config/settings.js'
 import { ConfigError } from './config/parse.js'
-import type { Limits } from './domain/core/deps.js'
+import { DEFAULT_LIMITS, type Limits } from './domain/core/deps.js'
 import type { HttpSettings } from './http/settings.js'
 import { isPostgresUrl } from './store/database-url.js'
 import type { NotifierSettings } from './notifications/settings.js'
@@ -157,6 +157,7 @@ export function loadConfig({
       endpointsPerSource: read(S.maxEndpoints, env),
       webhookDevLocalhost: read(S.devLocalhost, env),
       reminderHours: read(S.reminderHours, env),
+      gamesPerLeague: DEFAULT_LIMITS.gamesPerLeague,
     },
     mcpAllowedOrigins: read(S.mcpAllowedOrigins, env) ?? [],
     mcpMaxBatch: read(S.mcpMaxBatch, env),

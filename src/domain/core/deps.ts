@@ -40,10 +40,13 @@ export interface Limits {
   readonly webhookDevLocalhost: boolean
   /** REFDESK_REMINDER_HOURS: how long before a game its holders are reminded. */
   readonly reminderHours: number
+  /** Games a league holds, cancelled ones included (`409 games_limit_reached`; docs/decisions.md). */
+  readonly gamesPerLeague: number
 }
 
 export const DEFAULT_LIMITS: Limits = {
   endpointsPerSource: 16,
   webhookDevLocalhost: false,
   reminderHours: 24,
+  gamesPerLeague: 20_000,
 }
