@@ -157,7 +157,11 @@ class LeaseLoop {
     this.agent = createAgent({
       policy: this.settings.policy,
       timeoutMs: this.settings.timeoutMs,
-      connectionsPerOrigin: this.settings.perEndpointConcurrency,
+      // The pool is per origin, and endpoints of several tenants may share one (a relay host): bounded by
+      // the endpoint's concurrency, one tenant's hanging attempts held every connection to the host and
+      // the others' waited out the time-out (issue 36, L3). Pacing bounds each endpoint; the pool only
+      // the dispatcher.
+      connectionsPerOrigin: this.settings.concurrency,
       ...(options.ca !== undefined && { ca: options.ca }),
     })
     this.pacing = new Pacing(this.settings.perEndpointConcurrency, this.leaseMs)

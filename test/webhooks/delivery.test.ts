@@ -362,6 +362,27 @@ describe('webhook delivery', () => {
     }
   })
 
+  it('a hanging endpoint does not hold up another endpoint on the same host', async () => {
+    // Two tenants behind one relay host: the hanging one's attempts must not hold the host's connections.
+    const hanging = await t.partner()
+    const other = await t.partner()
+    receiver.byPath.set('/hooks/slow', 'hang')
+    await register(hanging, [], `${receiver.url}/slow`)
+    await register(other, [], `${receiver.url}/fast`)
+    await dispatcher({ concurrency: 8, perEndpointConcurrency: 2, timeoutMs: 60_000 })
+    const games = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ startsAt: `2026-05-${10 + i}T18:00:00Z` }))
+    const slowLeague = (await hanging.post('/leagues', { name: 'slow' })).body.data
+    await hanging.post(`/leagues/${slowLeague.id}/games`, { games: games(4) })
+    // Its endpoint's concurrency of attempts hangs, holding as many connections to the host.
+    await vi.waitFor(() => expect(receiver.received.length).toBe(2), { timeout: 20_000, interval: 20 })
+    const fastLeague = (await other.post('/leagues', { name: 'fast' })).body.data
+    await other.post(`/leagues/${fastLeague.id}/games`, { games: games(3) })
+    const accepted = await receiver.waitForAccepted(3)
+    expect(accepted.every((r) => r.path === '/hooks/fast')).toBe(true)
+    receiver.answerHung(204)
+  })
+
   it('leases a fast endpoint’s backlog in batches, without waiting for a poll, never sending more at once than its concurrency', async () => {
     const p = await t.partner()
     const endpoint = await register(p, ['game.created'])
