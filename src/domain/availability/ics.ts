@@ -5,7 +5,7 @@
 import { Worker } from 'node:worker_threads'
 import { wallToInstant } from '../core/days.js'
 
-export interface BusySpan {
+interface BusySpan {
   readonly startsAt: string
   readonly endsAt: string
 }
@@ -22,7 +22,7 @@ interface Horizon {
  * What one feed may cost (docs/decisions.md): an honest year of a busy site is far below each. The
  * deadline is a compute budget on real time (a timer), not a business rule: deps.clock does not apply.
  */
-export const FEED_LIMITS = {
+const FEED_LIMITS = {
   /** Occurrences visited over every series, before the horizon included (a MINUTELY rule from 1990). */
   occurrences: 20_000,
   deadlineMs: 3_000,
