@@ -2,15 +2,10 @@
 // the address guard (redirects too, so a public address cannot bounce the request to a private one), one
 // time-out for the whole exchange and a cap on the body. Failures are named by class, never by the
 // server's text, so nothing another site controls reaches a page or a log line.
-import { Agent } from 'undici'
-import {
-  AddressRefusedError,
-  GUARDED,
-  guardedLookup,
-  literalAddress,
-  refusalReason,
-  type AddressPolicy,
-} from './address-guard.js'
+import type { Agent } from 'undici'
+import { GUARDED, literalAddress, refusalReason, type AddressPolicy } from './address-guard.js'
+import { guardedAgent } from './guarded-agent.js'
+import { isAddressRefusal, networkErrorClass } from './error-class.js'
 
 export interface GetOptions {
   readonly policy: AddressPolicy
@@ -30,16 +25,7 @@ const MAX_REDIRECTS = 3
 
 /** A getter sharing one guarded connection pool. */
 export function guardedGetter(options: GetOptions): (url: string) => Promise<GetResult> {
-  const agent = new Agent({
-    connections: 4,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    connect: {
-      lookup: guardedLookup(options.policy),
-      timeout: options.timeoutMs,
-      ...(options.ca !== undefined && { ca: options.ca }),
-    },
-  })
+  const agent = guardedAgent({ ...options, connections: 4 })
   return (url) => get(agent, options, url)
 }
 
@@ -77,8 +63,8 @@ async function get(agent: Agent, options: GetOptions, start: string): Promise<Ge
     return { ok: false, error: 'too_many_redirects' }
   } catch (error) {
     if (timedOut) return { ok: false, error: 'timeout' }
-    if (isRefusal(error)) return { ok: false, error: GUARDED, addressRefused: true }
-    return { ok: false, error: errorClass(error) }
+    if (isAddressRefusal(error)) return { ok: false, error: GUARDED, addressRefused: true }
+    return { ok: false, error: networkErrorClass(error) }
   } finally {
     clearTimeout(timer)
   }
@@ -89,12 +75,6 @@ function hopRefusal(url: URL, policy: AddressPolicy): GetResult | null {
   const literal = literalAddress(url.hostname)
   const refused = literal !== undefined && refusalReason(literal, policy) !== null
   return refused ? { ok: false, error: GUARDED, addressRefused: true } : null
-}
-
-function isRefusal(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause)
-    if (e instanceof AddressRefusedError) return true
-  return false
 }
 
 async function readCapped(
@@ -112,19 +92,4 @@ async function readCapped(
     chunks.push(chunk)
   }
   return { ok: true, text: Buffer.concat(chunks).toString('utf8') }
-}
-
-const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_CERT)/
-
-function errorClass(error: unknown): string {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code
-    if (typeof code !== 'string') continue
-    if (code === 'ECONNREFUSED') return 'connection_refused'
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return 'dns_error'
-    if (code.endsWith('TIMEOUT') || code === 'ETIMEDOUT') return 'timeout'
-    if (TLS_CODE.test(code)) return 'tls_error'
-    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return GUARDED
-  }
-  return 'network_error'
 }

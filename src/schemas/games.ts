@@ -14,6 +14,7 @@ import {
 import { ClaimOfficial } from './officials.js'
 import { DurationMinutesInput, GAME_MINUTES, Level, MinLevelInput } from './schedule.js'
 import { Payment } from './payments.js'
+import { MINUTE_MS } from '../time.js'
 
 export const MAX_GAMES_PER_BATCH = 500
 const MAX_ECHOED_VALUE = 200
@@ -95,7 +96,7 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
  * A game's start leaves room for its end (`endsAt`, up to GAME_MINUTES.max later) to be a stored timestamp
  * too: a game starting in the last hours of 9999 has none.
  */
-const leavesRoomForItsEnd = (iso: string) => Date.parse(iso) + GAME_MINUTES.max * 60_000 <= LAST_INSTANT
+const leavesRoomForItsEnd = (iso: string) => Date.parse(iso) + GAME_MINUTES.max * MINUTE_MS <= LAST_INSTANT
 
 const StartsAtInput = z
   .unknown()

@@ -252,22 +252,36 @@ describe("the organizer's pages", () => {
     const none = await olga.post(`/app/organize/leagues/${metro}/payouts/mark-paid`)
     expect(none.location).toBe(`/app/organize/leagues/${metro}/payouts?notice=none_selected`)
     await olga.get(none.location!)
-    const stale = await olga.post(`/app/organize/leagues/${metro}/payouts/mark-paid`, { paymentId: a! })
+    const asked = await olga.post(`/app/organize/leagues/${metro}/payouts/mark-paid`, { paymentId: a! })
+    expect(asked.body).toContain('None of the 1 selected payments can be marked paid now.')
+    const stale = await olga.post(`/app/organize/leagues/${metro}/payouts/mark-paid`, {
+      paymentId: a!,
+      confirm: 'yes',
+    })
     expect(stale.location).toBe(`/app/organize/leagues/${metro}/payouts?notice=not_pending`)
-    const body = new URLSearchParams([
+    await olga.get(stale.location!)
+    const selection: [string, string][] = [
       ['_csrf', olga.csrf],
       ['paymentId', b!],
       ['paymentId', c!],
-    ]).toString()
-    const bulk = await t.app.inject({
-      method: 'POST',
-      url: `/app/organize/leagues/${metro}/payouts/mark-paid`,
-      headers: {
-        cookie: [...olga.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: body,
-    })
+    ]
+    const post = (pairs: [string, string][]) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/app/organize/leagues/${metro}/payouts/mark-paid`,
+        headers: {
+          cookie: [...olga.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: new URLSearchParams(pairs).toString(),
+      })
+    // The first press says what it will do; nothing is paid until the second.
+    const preview = await post(selection)
+    expect(preview.statusCode).toBe(200)
+    expect(preview.body).toContain('<h1>Mark paid 2 payments?</h1>')
+    expect(preview.body).toContain('<strong>2 payments</strong>, <strong>$20.00</strong> in all.')
+    expect(preview.body).toContain('>Mark paid 2 payments</button>')
+    const bulk = await post([...selection, ['confirm', 'yes']])
     expect(bulk.headers.location).toBe(`/app/organize/leagues/${metro}/payouts?notice=paid_many`)
     const paidPage = await olga.get(`/app/organize/leagues/${metro}/payouts?status=paid`)
     expect(paidPage.body).toMatch(

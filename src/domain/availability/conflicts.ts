@@ -9,11 +9,12 @@
 // it runs inside the path's transaction, after the position is chosen and locked and before the claim is
 // written. A refusal is a code only: it never says which game, league or partner caused it.
 import type { Transaction } from 'kysely'
+import * as claims from '../../store/claims.js'
 import * as held from '../../store/held.js'
 import * as memberships from '../../store/memberships.js'
 import type { Db, GameRow, LeagueRow, PositionRow } from '../../store/tables.js'
 import * as users from '../../store/users.js'
-import { dayAt, dayStart, nextDay } from '../core/days.js'
+import { dayAt, dayStart, iso, MINUTE_MS, nextDay } from '../../time.js'
 import { unavailableByPerson } from './unavailability.js'
 
 /**
@@ -49,8 +50,6 @@ export interface Taking {
    */
   readonly force?: boolean
 }
-
-const MINUTE = 60_000
 
 /** The league's settings the rules read. */
 export interface RuleSettings {
@@ -115,7 +114,7 @@ export function meetsLevel(level: number | null, minLevel: number | null): boole
 
 /** Whether two games come within the travel buffer of each other. */
 function tooClose(a: GameSpan, b: GameSpan, bufferMinutes: number): boolean {
-  const buffer = bufferMinutes * MINUTE
+  const buffer = bufferMinutes * MINUTE_MS
   return a.start < b.end + buffer && b.start < a.end + buffer
 }
 
@@ -144,7 +143,7 @@ export function reasonsFor(settings: RuleSettings, target: Target, person: Perso
 
 /** The window of held games and busy times the rules need to judge the target. */
 function factsWindow(settings: RuleSettings, target: GameSpan): { from: number; to: number } {
-  const buffer = settings.travelBufferMinutes * MINUTE
+  const buffer = settings.travelBufferMinutes * MINUTE_MS
   return {
     from: Math.min(target.start - buffer, Date.parse(dayStart(target.day, settings.timeZone))),
     to: Math.max(target.end + buffer, Date.parse(dayStart(nextDay(target.day), settings.timeZone))),
@@ -163,6 +162,10 @@ export async function refusalFor(trx: Transaction<Db>, taking: Taking): Promise<
   const membership = await memberships.findMembership(trx, taking.league.id, taking.userId)
   const level = membership?.level ?? null
   if (!meetsLevel(level, taking.position.min_level)) return 'level_too_low'
+  // One official, one position a game, on every path: Assign anyway and a partner's `allow` included, since
+  // completing the game would pay them twice. The crew is locked (claimFor), so two assigns cannot both pass.
+  const positionOfGame = { gameId: taking.game.id, userId: taking.userId, positionId: taking.position.id }
+  if (await claims.holdsAnotherPosition(trx, positionOfGame)) return 'schedule_conflict'
   if (!timeRulesApply(taking)) return null
   const user = await users.findUser(trx, taking.userId)
   if (!user) return null
@@ -173,7 +176,7 @@ export async function refusalFor(trx: Transaction<Db>, taking: Taking): Promise<
   const game = { gameId: taking.game.id, leagueId: taking.league.id, ...taking.game }
   const target = { ...gameSpan(settings, game), minLevel: taking.position.min_level }
   const window = factsWindow(settings, target)
-  const range = { startsAt: new Date(window.from).toISOString(), endsAt: new Date(window.to).toISOString() }
+  const range = { startsAt: iso(window.from), endsAt: iso(window.to) }
   const [rows, busy] = await Promise.all([
     held.listHeldByEmails(trx, [user.email], { from: range.startsAt, to: range.endsAt }),
     unavailableByPerson(trx, [user.email], { startsAt: taking.game.starts_at, endsAt: taking.game.ends_at }),

@@ -3,7 +3,7 @@
 // can neither stall every tenant nor leave its time-zone definitions to another's. The thread has a
 // deadline, a heap cap and a budget of occurrences visited; past any of them the feed is refused.
 import { Worker } from 'node:worker_threads'
-import { wallToInstant } from '../core/days.js'
+import { iso, wallToInstant } from '../../time.js'
 
 interface BusySpan {
   readonly startsAt: string
@@ -57,8 +57,8 @@ export async function busySpans(text: string, horizon: Horizon): Promise<FeedRea
   return {
     ok: true,
     spans: spans.slice(0, horizon.maxEvents).map(({ s, e }) => ({
-      startsAt: new Date(s).toISOString(),
-      endsAt: new Date(e).toISOString(),
+      startsAt: iso(s),
+      endsAt: iso(e),
     })),
   }
 }

@@ -15,7 +15,7 @@ import {
   type PositionDetailRow,
 } from '../../store/positions.js'
 import type { Db, GameRow, LeagueRow, PaymentRow, PositionRow } from '../../store/tables.js'
-import { minutesBetween } from '../../clock.js'
+import { minutesBetween } from '../../time.js'
 
 export function toLeague(row: LeagueRow): League {
   return {

@@ -25,8 +25,8 @@ import {
   slotFact,
   toProblem,
 } from './plan-window.js'
+import { DAY_MS, iso } from '../../time.js'
 
-const DAY_MS = 24 * 60 * 60_000
 const DEFAULT_WINDOW_DAYS = 14
 const MAX_WINDOW_DAYS = 31
 /** Candidates' gamesInWindow counts this far either side of the game. */
@@ -36,8 +36,6 @@ const CANDIDATE_WINDOW_MS = 7 * DAY_MS
  * 1,000 positions takes about 5 s of CPU (docs/assignor.md), so a loaded machine still gets the optimum.
  */
 const PLAN_DEADLINE_MS = 20_000
-
-const iso = (ms: number): string => new Date(ms).toISOString()
 
 /** Officials for one position, eligible first, then cheapest as the plan would weigh them. */
 export async function listCandidates(

@@ -17,8 +17,7 @@ import {
   type Target,
 } from '../availability/conflicts.js'
 import { unavailableByPerson } from '../availability/unavailability.js'
-
-const DAY = 24 * 60 * 60_000
+import { DAY_MS, iso } from '../../time.js'
 
 export interface Point {
   readonly latitude: number
@@ -100,7 +99,7 @@ export async function loadFacts(
   league: LeagueRow,
   slots: readonly SlotFact[],
   rules: RuleSettings,
-  around = DAY,
+  around = DAY_MS,
 ): Promise<WindowFacts> {
   const pool = await plans.listPool(db, league.id)
   const officials = pool.map((row) => ({
@@ -114,8 +113,8 @@ export async function loadFacts(
   const busyBy = new Map<string, Busy>()
   if (slots.length > 0) {
     const emails = [...new Set(officials.map((o) => o.email))]
-    const from = new Date(Math.min(...slots.map((s) => s.start)) - around).toISOString()
-    const to = new Date(Math.max(...slots.map((s) => s.end)) + around).toISOString()
+    const from = iso(Math.min(...slots.map((s) => s.start)) - around)
+    const to = iso(Math.max(...slots.map((s) => s.end)) + around)
     const [rows, busy] = await Promise.all([
       held.listHeldByEmails(db, emails, { from, to }),
       unavailableByPerson(db, emails, { startsAt: from, endsAt: to }),

@@ -39,7 +39,12 @@ export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: W
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const board = await listAssignBoard(deps, person, leagueId)
       const title = `${board.league.name}: assign`
-      const options = { title, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title,
+        nav: 'organize',
+        timeZone: board.league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       return sendPage(request, reply, 'organize-assign', options, {
         ...board,
         tab: 'assign',
@@ -62,7 +67,12 @@ export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: W
     signedIn(async (request, reply, person) => {
       const planId = idParam(request, 'planId', 'plan_not_found')
       const { league, plan } = await findPlanPage(deps, person, planId)
-      const options = { title: 'Plan', nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title: 'Plan',
+        nav: 'organize',
+        timeZone: league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       return sendPage(request, reply, 'organize-plan', options, {
         league,
         tab: 'assign',
