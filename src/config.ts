@@ -157,6 +157,8 @@ export function loadConfig({
       webhookDevLocalhost: read(S.devLocalhost, env),
       reminderHours: read(S.reminderHours, env),
       gamesPerLeague: DEFAULT_LIMITS.gamesPerLeague,
+      planPairs: DEFAULT_LIMITS.planPairs,
+      draftsKept: DEFAULT_LIMITS.draftsKept,
     },
     mcpAllowedOrigins: read(S.mcpAllowedOrigins, env) ?? [],
     mcpMaxBatch: read(S.mcpMaxBatch, env),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import {
   DateTime,
+  extension,
   Id,
   isEmailAddress,
   isStorableText,
@@ -23,7 +24,7 @@ export const Official = z
     externalId: z.string().nullable(),
     source: z.string(),
     createdAt: DateTime,
-    level: Level.meta({ description: 'The official’s level in this league; null: none (extension).' }),
+    level: extension(Level, 'The official’s level in this league; null: none (extension).'),
   })
   .meta({ id: 'Official' })
 

@@ -10,6 +10,8 @@ export interface HeldRow {
   game_id: string
   starts_at: string
   ends_at: string
+  location: string
+  venue: string | null
 }
 
 /**
@@ -27,7 +29,15 @@ export async function listHeldByEmails(
     .innerJoin('users', 'users.id', 'claims.user_id')
     .innerJoin('positions', 'positions.id', 'claims.position_id')
     .innerJoin('games', 'games.id', 'positions.game_id')
-    .select(['users.email', 'games.league_id', 'games.id as game_id', 'games.starts_at', 'games.ends_at'])
+    .select([
+      'users.email',
+      'games.league_id',
+      'games.id as game_id',
+      'games.starts_at',
+      'games.ends_at',
+      'games.location',
+      'games.venue',
+    ])
     .where('users.email', 'in', emails)
     .where('positions.status', 'in', ['claimed', 'completed'])
     .where('games.status', '!=', 'cancelled')

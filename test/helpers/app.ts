@@ -6,7 +6,7 @@ import { afterEach, beforeEach, expect } from 'vitest'
 import { buildHttp, openRuntime, type HttpOptions, type Runtime } from '../../src/app.js'
 import type { Clock } from '../../src/clock.js'
 import { issueKey, type IssuedKey } from '../../src/domain/partners/api-keys.js'
-import type { Deps } from '../../src/domain/core/deps.js'
+import { DEFAULT_LIMITS, type Deps, type Limits } from '../../src/domain/core/deps.js'
 import type { App } from '../../src/http/server.js'
 import { DEFAULT_HTTP_SETTINGS } from '../../src/http/settings.js'
 import { parseAllowPrivate, type AddressPolicy } from '../../src/net/address-guard.js'
@@ -98,6 +98,8 @@ export async function buildTestApp(
     /** Another database than the test's own (a SQLite file, say); migrated when it is SQLite. */
     databaseUrl?: string
     snapshotPageSize?: number
+    /** Bounds lowered so that the smallest data reaches them. */
+    limits?: Partial<Limits>
   } = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await testDatabaseUrl())
@@ -106,6 +108,7 @@ export async function buildTestApp(
     webhookPolicy: options.webhookPolicy ?? TEST_WEBHOOK_POLICY,
     ...(options.clock !== undefined && { clock: options.clock }),
     ...(options.snapshotPageSize !== undefined && { snapshotPageSize: options.snapshotPageSize }),
+    ...(options.limits !== undefined && { limits: { ...DEFAULT_LIMITS, ...options.limits } }),
   })
   // No rate limit unless a test sets one: a file's partners make many requests, and all come from one
   // address, which the limit of unknown keys counts (test/http/rate-limit.test.ts sets its own).

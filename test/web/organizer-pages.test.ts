@@ -246,6 +246,15 @@ describe("the organizer's pages", () => {
       /<th scope="row">Pending<\/th><td>3<\/td><td>\$30.00 <span class="label">USD<\/span><\/td>/,
     )
     expect(ledger.body.match(/>Mark paid<\/button>/g)).toHaveLength(3)
+    // Each table that may scroll at phone width is a focusable region named by its caption (axe's
+    // scrollable-region-focusable): a keyboard user can scroll it.
+    const regions = [...ledger.body.matchAll(/<div class="table-scroll"([^>]*)>/g)].map((m) => m[1])
+    expect(regions).toEqual([
+      ' role="region" aria-labelledby="totals-caption" tabindex="0"',
+      ' role="region" aria-labelledby="per-official-caption" tabindex="0"',
+    ])
+    expect(ledger.body).toContain('<caption id="totals-caption">Totals</caption>')
+    expect(ledger.body).toContain('<caption id="per-official-caption">Per official</caption>')
     const one = await olga.post(`/app/organize/payments/${a}/mark-paid`)
     expect(one.location).toBe(`/app/organize/leagues/${metro}/payouts?notice=paid`)
     await olga.get(one.location!)

@@ -76,12 +76,31 @@ export interface GameSpan {
   readonly end: number
   /** The day (`YYYY-MM-DD`) of its start in the time zone of the settings it is judged by. */
   readonly day: string
+  /** Where it is played (`siteOf`); null when unknown. */
+  readonly site: string | null
+}
+
+/**
+ * The place a game is played at, as the travel buffer reads it (DESIGN "Site-aware travel"): its venue;
+ * without one, its location; null when it has neither. Two games are at one place when their sites are
+ * equal: the same venue, or the same location where neither has a venue.
+ */
+function siteOf(game: { location: string; venue: string | null }): string | null {
+  if (game.venue !== null) return `venue:${game.venue}`
+  return game.location === '' ? null : `location:${game.location}`
 }
 
 /** A game's span, its day read in the league's time zone (read once per game, not once per pair). */
 export function gameSpan(
   settings: RuleSettings,
-  game: { gameId: string; leagueId: string; starts_at: string; ends_at: string },
+  game: {
+    gameId: string
+    leagueId: string
+    starts_at: string
+    ends_at: string
+    location: string
+    venue: string | null
+  },
 ): GameSpan {
   const start = Date.parse(game.starts_at)
   return {
@@ -90,6 +109,7 @@ export function gameSpan(
     start,
     end: Date.parse(game.ends_at),
     day: dayAt(start, settings.timeZone),
+    site: siteOf(game),
   }
 }
 
@@ -112,9 +132,12 @@ export function meetsLevel(level: number | null, minLevel: number | null): boole
   return minLevel === null || (level !== null && level >= minLevel)
 }
 
-/** Whether two games come within the travel buffer of each other. */
+/**
+ * Whether two games come within the travel buffer of each other: games at one place only when they
+ * overlap, games at different or unknown places when they are less than the buffer apart.
+ */
 function tooClose(a: GameSpan, b: GameSpan, bufferMinutes: number): boolean {
-  const buffer = bufferMinutes * MINUTE_MS
+  const buffer = a.site !== null && a.site === b.site ? 0 : bufferMinutes * MINUTE_MS
   return a.start < b.end + buffer && b.start < a.end + buffer
 }
 

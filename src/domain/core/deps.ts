@@ -42,6 +42,14 @@ export interface Limits {
   readonly reminderHours: number
   /** Games a league holds, cancelled ones included (`409 games_limit_reached`; docs/decisions.md). */
   readonly gamesPerLeague: number
+  /**
+   * The largest plan: open positions × the league's officials, the pairs the rules are asked about;
+   * beyond it 409 plan_too_large, before anything but the two lists is read. Not a setting: the
+   * tournament issue raises it with the solver's scale (DESIGN "Tournament scale").
+   */
+  readonly planPairs: number
+  /** Drafts a league keeps, newest first: writing one deletes the older (published plans stay). */
+  readonly draftsKept: number
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -49,4 +57,7 @@ export const DEFAULT_LIMITS: Limits = {
   webhookDevLocalhost: false,
   reminderHours: 24,
   gamesPerLeague: 20_000,
+  // 2,000 officials × 500 positions, a big league's fortnight, fit.
+  planPairs: 1_000_000,
+  draftsKept: 10,
 }

@@ -43,6 +43,7 @@ export function toGameSummary(row: Omit<GameRow, 'seq'>): GameSummary {
     durationMinutes: minutesBetween(row.starts_at, row.ends_at),
     endsAt: row.ends_at,
     location: row.location,
+    venue: row.venue,
     status: row.status,
     latitude: row.latitude,
     longitude: row.longitude,

@@ -18,6 +18,7 @@ export function sampleEventData(event: EventName, source: string, now: number): 
     durationMinutes: 90,
     endsAt: iso(Date.parse(startsAt) + 90 * MINUTE_MS),
     location: 'Field 1',
+    venue: null,
     status: 'claimed' as const,
     latitude: 40.7128,
     longitude: -74.006,

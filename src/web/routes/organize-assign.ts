@@ -16,21 +16,34 @@ const REASONS: Readonly<Record<string, string>> = {
   daily_limit_reached: 'already has the most games this league allows that day',
   level_too_low: 'has a level below this position’s minimum',
   planned_elsewhere: 'is planned for another position',
+  withdrew: 'turned this game back',
   position_taken: 'someone took the position meanwhile',
   position_not_open: 'the position is not open any more',
   game_started: 'the game has started',
   not_a_league_official: 'is no longer an approved official',
 }
 
-type Code = 'assigned' | 'published' | 'already_published'
+type Code = 'assigned' | 'published' | 'already_published' | 'plan_in_progress' | 'plan_too_large'
 
 const NOTICES: Notices<Code> = {
   assigned: { kind: 'success', text: 'Assigned. The official is emailed the game.' },
   published: { kind: 'success', text: 'Plan published: each official assigned is emailed their games.' },
   already_published: { kind: 'error', text: 'This plan was already published.' },
+  plan_in_progress: {
+    kind: 'error',
+    text: 'A plan for this league is being made right now: open it from here in a moment, or try again.',
+  },
+  plan_too_large: {
+    kind: 'error',
+    text: 'Too many open positions and officials for one plan: plan a shorter window.',
+  },
 }
 
-const REFUSALS: Refusals<Code> = { plan_already_published: 'already_published' }
+const REFUSALS: Refusals<Code> = {
+  plan_already_published: 'already_published',
+  plan_in_progress: 'plan_in_progress',
+  plan_too_large: 'plan_too_large',
+}
 
 export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
   app.get(
@@ -57,8 +70,11 @@ export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: W
     paths.fillAutomatically.pattern,
     signedIn(async (request, reply, person) => {
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
-      const plan = await createPlan(deps, person, leagueId, {})
-      return reply.redirect(paths.plan.href({ planId: plan.id }), 303)
+      return act(reply, () => createPlan(deps, person, leagueId, {}), {
+        done: (plan) => paths.plan.href({ planId: plan.id }),
+        back: (notice) => paths.leagueAssign.href({ leagueId }, { notice }),
+        refusals: REFUSALS,
+      })
     }),
   )
 
