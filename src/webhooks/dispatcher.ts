@@ -17,22 +17,15 @@
 import type { Agent } from 'undici'
 import { systemClock, type Clock } from '../clock.js'
 import { silentLog, startDuty, type Duty, type DutyLog, type DutyRun } from '../duty.js'
-import {
-  webhookAttempts,
-  webhookDeliveries,
-  webhookDeliveryLag,
-  webhookInFlight,
-  webhookLeased,
-  webhookLeasesLost,
-} from '../metrics.js'
+import { webhookInFlight, webhookLeased } from '../metrics.js'
 import type { Database } from '../store/database.js'
-import type { HealthCheck } from '../store/webhook-endpoints.js'
 import * as leases from '../store/leases.js'
 import type { Listener } from '../store/outbox.js'
 import { attempt, createAgent } from './deliver.js'
 import { EndpointQueues } from './endpoint-queues.js'
 import { FAN_OUT_BATCH, fanOut } from './fan-out.js'
-import { groupCommit, type GroupCommit } from './group-commit.js'
+import type { GroupCommit } from './group-commit.js'
+import { countOutcome, leaseWriter, MAX_UNRECORDED, type LeaseWrite } from './lease-writer.js'
 import { outcomeOf } from './outcome.js'
 import { MAX_BATCH_FACTOR, Pacing } from './pacing.js'
 import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SOURCE_CONCURRENCY, type WebhookSettings } from './settings.js'
@@ -54,9 +47,6 @@ export interface DispatcherOptions {
   clock?: Clock
 }
 
-/** One write for the dispatcher's writer: a lease to renew, or an attempt's outcome to record. */
-type LeaseWrite = { renewal: leases.LeaseRenewal } | { outcome: leases.AttemptOutcome }
-
 interface InFlight {
   done: Promise<void>
   lease: leases.Lease
@@ -76,30 +66,6 @@ export interface Dispatcher {
 
 /** A lease is renewed once a quarter of it has passed, checked every quarter: it always has half left. */
 const RENEW_FRACTION = 4
-
-/** How long a finished attempt may wait for others to share its commit, and how many may share one. */
-const RECORD_WINDOW_MS = 25
-const RECORD_BATCH = 256
-
-/**
- * Attempts sent but not yet recorded, at most. A database slower than the endpoints holds sending back
- * here rather than letting recording fall so far behind that leases expire and other dispatchers send
- * the same deliveries again.
- */
-const MAX_UNRECORDED = 2 * RECORD_BATCH
-
-/** An attempt's outcome in the metrics, once recorded (a lost lease's outcome counts only as lost). */
-function countOutcome(recorded: boolean, outcome: leases.AttemptOutcome, committedAt: number): void {
-  if (!recorded) return webhookLeasesLost.inc()
-  const error = outcome.attempt.error
-  // A class with a detail after a colon counts as the class alone.
-  webhookAttempts.inc({ result: error === null || error === undefined ? 'succeeded' : error.split(':')[0] })
-  if (outcome.status === 'pending') return
-  webhookDeliveries.inc({ outcome: outcome.status })
-  if (outcome.deliveredAt !== null) {
-    webhookDeliveryLag.observe((Date.parse(outcome.deliveredAt) - committedAt) / 1000)
-  }
-}
 
 export function startDispatcher(options: DispatcherOptions): Dispatcher {
   const loop = new LeaseLoop(options)
@@ -170,10 +136,7 @@ class LeaseLoop {
       const now = clock.now()
       return { now: iso(now), disableFailingSince: iso(now - disableAfterMs) }
     }
-    this.writer = groupCommit((writes) => this.write(writes, health()), {
-      windowMs: RECORD_WINDOW_MS,
-      maxBatch: RECORD_BATCH,
-    })
+    this.writer = leaseWriter(this.db, health)
     this.renewTimer = setInterval(() => this.renew(), this.leaseMs / RENEW_FRACTION).unref()
     this.duty = startDuty(
       {
@@ -313,24 +276,6 @@ class LeaseLoop {
         free()
       })
     this.inFlight.set(job.id, entry)
-  }
-
-  /**
-   * Writes a batch of renewals and outcomes in one transaction, then moves each renewed lease on. Only
-   * this writer changes `lease.until`, so no write of this batch read a lease this batch renews.
-   */
-  private async write(writes: readonly LeaseWrite[], health: HealthCheck): Promise<boolean[]> {
-    const renewals: leases.LeaseRenewal[] = []
-    const outcomes: leases.AttemptOutcome[] = []
-    for (const w of writes) if ('renewal' in w) renewals.push(w.renewal)
-    for (const w of writes) if ('outcome' in w) outcomes.push(w.outcome)
-    const { renewed, recorded } = await leases.recordAttempts(this.db, { renewals, outcomes }, health)
-    renewals.forEach((r, i) => {
-      if (renewed[i]) r.lease.until = r.until
-    })
-    let renewal = 0
-    let outcome = 0
-    return writes.map((w) => ('renewal' in w ? renewed[renewal++]! : recorded[outcome++]!))
   }
 
   /**
