@@ -8,7 +8,7 @@
 // bound + d, so the others cannot improve on the incumbent.
 import { greedyAssignment, leadsFirst, score } from './greedy.mjs'
 import { RestrictedModel } from './restricted-model.mjs'
-import { hardComponents, softComponents } from './structure.mjs'
+import { hardComponents, softComponents } from './components.mjs'
 import { spreadIncrement } from './weights.mjs'
 
 const STATUS_OPTIMAL = 7
