@@ -11,7 +11,7 @@ import { fail } from '../core/errors.js'
 import { domainEvent, recordEvents } from '../core/events.js'
 import { lockGame } from './game-locks.js'
 import { refreshGameStatus } from './game-status.js'
-import { newPositionRow } from './games.js'
+import { newPositionRow } from './batch-plan.js'
 import { loadGameDetail } from '../core/views.js'
 
 /**

@@ -2,40 +2,29 @@
 // Each change commits together with its events.
 import type { Kysely, Transaction } from 'kysely'
 import { parseWith } from '../core/parse.js'
-import {
-  GameItemInput,
-  type Game,
-  type GameDetail,
-  type GameItem,
-  type PositionInput,
-  type UpdateGameInput,
-} from '../../schemas/games.js'
+import { GameItemInput, type Game, type GameDetail, type UpdateGameInput } from '../../schemas/games.js'
 import { isDeadlock, isUniqueViolation } from '../../store/errors.js'
 import * as games from '../../store/games.js'
 import * as leagues from '../../store/leagues.js'
 import { GAME_MINUTES } from '../../schemas/schedule.js'
 import { endOf } from '../../time.js'
 import * as positions from '../../store/positions.js'
-import type { Db, GameRow, PositionRow } from '../../store/tables.js'
+import type { Db, GameRow } from '../../store/tables.js'
 import { checkSource, writeSource, type Caller } from '../core/caller.js'
-import { isoNow, newId } from '../../clock.js'
+import { isoNow } from '../../clock.js'
 import { requireGame, requireLeague, scopeOf } from '../core/access.js'
 import type { Deps } from '../core/deps.js'
 import { ApiError, fail } from '../core/errors.js'
 import { domainEvent, recordEvents } from '../core/events.js'
 import { notifyCancelled, notifyChanged, type NotifyDeps } from '../notifications/notifications.js'
 import { collectPages, fromSnapshot, whole, type Pages, type Streamed } from '../core/streamed.js'
+import { planBatch, type ParsedItem } from './batch-plan.js'
 import { leagueGamePages, loadGameDetail, loadGames, toGameDetail, withPositions } from '../core/views.js'
 
 export interface UpsertGamesInput {
   source?: string | undefined
   /** Raw items: each is parsed here, in order, so that a bad one keeps the valid ones before it. */
   games: readonly unknown[]
-}
-
-interface ParsedItem {
-  item: GameItem
-  raw: object
 }
 
 export async function listGames(deps: Deps, caller: Caller, leagueId: string): Promise<Game[]> {
@@ -151,153 +140,6 @@ async function writeBatch(
   )
   await notifyChanged(trx, deps, at, movedGames(existing, [...plan.rewrites.values()]))
   return { created, conflict: plan.conflict }
-}
-
-type GameState = Omit<GameRow, 'seq'>
-
-interface BatchPlan {
-  /** The final state of each new game, by id. */
-  inserts: Map<string, GameState>
-  /** The final state of each existing game an item changed, by id. */
-  rewrites: Map<string, GameState>
-  /** Each item's game as it stands after that item. */
-  snapshots: GameState[]
-  positions: Omit<PositionRow, 'seq'>[]
-  /** The games that existed before the batch and that an item names, changed or not. */
-  existingIds: Set<string>
-  /** An item's externalId belongs to another league's game: the items from there on are not written. */
-  conflict: boolean
-}
-
-/**
- * Applies the items in order to the games they name, in memory: creates, updates and the first conflict.
- * An upsert that changes none of a game's fields writes nothing (a nightly re-import of an unchanged
- * season is mostly that); its item still answers the game and emits its game.created.
- */
-interface BatchBase {
-  leagueId: string
-  /** The league's length of a game without its own. */
-  gameMinutes: number
-  source: string
-  at: string
-}
-
-function planBatch(items: readonly ParsedItem[], existing: readonly GameRow[], base: BatchBase): BatchPlan {
-  const plan: BatchPlan = {
-    inserts: new Map(),
-    rewrites: new Map(),
-    snapshots: [],
-    positions: [],
-    existingIds: new Set(),
-    conflict: false,
-  }
-  const byExternalId = new Map<string | null, GameState>()
-  for (const { seq: _seq, ...game } of existing) byExternalId.set(game.external_id, game)
-  for (const { item, raw } of items) {
-    const known = item.externalId === undefined ? undefined : byExternalId.get(item.externalId)
-    if (known && known.league_id !== base.leagueId) {
-      plan.conflict = true
-      break
-    }
-    let state: GameState
-    if (known) {
-      const writes = plan.inserts.has(known.id) ? plan.inserts : plan.rewrites
-      state = withEnd(
-        { ...(writes.get(known.id) ?? known), ...rewriteOf(item, raw), updated_at: base.at },
-        base,
-      )
-      writes.set(state.id, state)
-    } else {
-      state = newGameRow(item, base)
-      plan.positions.push(...newPositionRows(state.id, item, base.at))
-      plan.inserts.set(state.id, state)
-      if (item.externalId !== undefined) byExternalId.set(item.externalId, state)
-    }
-    plan.snapshots.push(state)
-  }
-  plan.existingIds = new Set(plan.rewrites.keys())
-  // A game whose fields end as they were (an item changing one back counts) is not written.
-  for (const game of existing) {
-    const rewritten = plan.rewrites.get(game.id)
-    if (rewritten && REWRITABLE.every((field) => rewritten[field] === game[field]))
-      plan.rewrites.delete(game.id)
-  }
-  return plan
-}
-
-const REWRITABLE = [
-  'sport',
-  'starts_at',
-  'location',
-  'venue',
-  'latitude',
-  'longitude',
-  'duration_minutes',
-  'ends_at',
-] as const
-
-/** The game with `ends_at` following its start and length. */
-function withEnd(game: GameState, base: Pick<BatchBase, 'gameMinutes'>): GameState {
-  return { ...game, ends_at: endOf(game.starts_at, game.duration_minutes ?? base.gameMinutes) }
-}
-
-function newGameRow(item: GameItem, base: BatchBase): GameState {
-  return withEnd(
-    {
-      id: newId(),
-      league_id: base.leagueId,
-      source: base.source,
-      external_id: item.externalId ?? null,
-      sport: item.sport,
-      starts_at: item.startsAt,
-      location: item.location,
-      venue: item.venue ?? null,
-      latitude: item.latitude ?? null,
-      longitude: item.longitude ?? null,
-      status: 'open',
-      created_at: base.at,
-      updated_at: base.at,
-      duration_minutes: item.durationMinutes ?? null,
-      ends_at: '',
-    },
-    base,
-  )
-}
-
-/** A new game's positions: its crew when the item names one, else exactly one, as the spec says. */
-function newPositionRows(gameId: string, item: GameItem, at: string): Omit<PositionRow, 'seq'>[] {
-  const crew = item.positions ?? [{ label: item.label, payDollars: item.payDollars }]
-  return crew.map((p) => newPositionRow(gameId, p, at))
-}
-
-export function newPositionRow(gameId: string, input: PositionInput, at: string): Omit<PositionRow, 'seq'> {
-  return {
-    id: newId(),
-    game_id: gameId,
-    label: input.label,
-    pay_cents: input.payDollars,
-    status: 'open',
-    created_at: at,
-    updated_at: at,
-    min_level: input.minLevel ?? null,
-  }
-}
-
-/**
- * An upsert-update rewrites only these fields, and only those the item carries: re-posting a game with
- * just its new `startsAt` moves it without blanking the rest (an explicit null clears a coordinate).
- */
-function rewriteOf(item: GameItem, raw: object): Partial<GameState> {
-  const given = (key: keyof GameItem) => Object.hasOwn(raw, key)
-  return {
-    starts_at: item.startsAt,
-    ...(given('sport') && { sport: item.sport }),
-    ...(given('location') && { location: item.location }),
-    ...(given('venue') && { venue: item.venue ?? null }),
-    ...(given('latitude') && { latitude: item.latitude ?? null }),
-    ...(given('longitude') && { longitude: item.longitude ?? null }),
-    ...(item.durationMinutes !== undefined && { duration_minutes: item.durationMinutes }),
-  }
 }
 
 export async function getGame(deps: Deps, caller: Caller, gameId: string): Promise<GameDetail> {
