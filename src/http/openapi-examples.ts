@@ -72,6 +72,7 @@ const official = {
   source: 'acme',
   createdAt,
   level: 3,
+  confirmed: true,
 }
 const payment = {
   id: ids.paymentId,

@@ -15,6 +15,10 @@ export const Official = z
     source: z.string(),
     createdAt: DateTime,
     level: Level.meta({ description: 'The official’s level in this league; null: none (extension).' }),
+    confirmed: z.boolean().meta({
+      description:
+        'Whether the person joined the league (extension). Until they do, the league sees only its own games of theirs: no availability, home point or games elsewhere.',
+    }),
   })
   .meta({ id: 'Official' })
 

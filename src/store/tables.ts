@@ -80,6 +80,8 @@ interface MembershipsTable {
   updated_at: Time
   /** 1–5, or null: no level (migration 0008). */
   level: Generated<number | null>
+  /** When the person joined the league; null: unconfirmed (migration 0020, DESIGN "Consent"). */
+  confirmed_at: Generated<Time | null>
 }
 
 interface GamesTable {
@@ -296,6 +298,8 @@ interface NotificationsTable {
   sent_at: Time | null
   lease_owner: string | null
   lease_until: Time | null
+  /** 1: sent for a league the address had not joined (the daily bound counts these; migration 0020). */
+  unjoined: Generated<number>
 }
 
 interface NotificationOptoutsTable {

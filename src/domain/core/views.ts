@@ -94,6 +94,7 @@ export function toOfficial(row: OfficialRow): Official {
     source: row.source,
     createdAt: row.created_at,
     level: row.level,
+    confirmed: row.confirmed_at !== null,
   }
 }
 

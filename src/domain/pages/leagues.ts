@@ -1,4 +1,5 @@
-// The leagues a person belongs to, with their role and membership status. Only an approved official claims.
+// The leagues a person belongs to, with their role, membership status and whether they joined (DESIGN
+// "Consent": an invitation until they do). Only an approved official claims.
 import type { MembershipRole, MembershipStatus } from '../../store/tables.js'
 import * as officialGames from '../../store/official-games.js'
 import type { Deps } from '../core/deps.js'
@@ -9,6 +10,10 @@ export interface PersonMembership {
   readonly leagueName: string
   readonly role: MembershipRole
   readonly status: MembershipStatus
+  /** Whether they joined the league; an organizer's own league always is. */
+  readonly joined: boolean
+  /** Who added them: the league's organizer, and the partner that runs it. */
+  readonly invitedBy: string
 }
 
 export async function listMemberships(deps: Deps, person: PersonCaller): Promise<PersonMembership[]> {
@@ -18,5 +23,13 @@ export async function listMemberships(deps: Deps, person: PersonCaller): Promise
     leagueName: row.league_name,
     role: row.role,
     status: row.status,
+    joined: row.confirmed_at !== null,
+    invitedBy: inviter(row.organizer_name, row.league_source),
   }))
+}
+
+/** The organizer and the partner running the league, in words (`app`: RefDesk itself). */
+export function inviter(organizerName: string, source: string): string {
+  const who = organizerName.trim() === '' ? 'the league’s organizer' : organizerName
+  return source === 'app' ? who : `${who}, through ${source}`
 }

@@ -43,6 +43,7 @@ export function sampleEventData(event: EventName, source: string, now: number): 
     source,
     createdAt: iso(now - 240 * HOUR),
     level: null,
+    confirmed: false,
   }
   const payment = {
     id: newId(),

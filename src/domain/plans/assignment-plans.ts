@@ -15,7 +15,7 @@ import type { Deps } from '../core/deps.js'
 import { ApiError, fail } from '../core/errors.js'
 import * as leagues from '../../store/leagues.js'
 import { explainPlan, rankCost } from './plan-explain.js'
-import { ruleSettings } from '../availability/conflicts.js'
+import { ruleSettings, type Refusal } from '../availability/conflicts.js'
 import {
   distanceKm,
   gamesHeldIn,
@@ -23,7 +23,11 @@ import {
   loadFacts,
   pairReasons,
   slotFact,
+  ownFacts,
   toProblem,
+  type OfficialFact,
+  type SlotFact,
+  type WindowFacts,
 } from './plan-window.js'
 
 const DAY_MS = 24 * 60 * 60_000
@@ -77,7 +81,7 @@ export async function listCandidates(
       name: official.name,
       level: official.level,
       eligible: reasons.length === 0,
-      reasons,
+      reasons: toldReasons(caller, facts, slot, official, reasons),
       gamesInWindow,
       distanceKm: distance,
     }
@@ -91,6 +95,26 @@ export async function listCandidates(
       (a.candidate.userId < b.candidate.userId ? -1 : 1),
   )
   return rows.map((row) => row.candidate)
+}
+
+/**
+ * The reasons a caller is told (DESIGN "Consent"): of a person who has not joined the league, only
+ * `unconfirmed`; a partner learns what the league's own games and rules exclude, and what the person's
+ * time elsewhere excludes only as one `unavailable`, so a game cannot be told from a blackout.
+ */
+function toldReasons(
+  caller: Caller,
+  facts: WindowFacts,
+  slot: SlotFact,
+  official: OfficialFact,
+  reasons: readonly Refusal[],
+): string[] {
+  if (!official.joined) return ['unconfirmed']
+  if (caller.kind !== 'partner') return [...reasons]
+  const own = pairReasons(ownFacts(facts), slot, official)
+  const elsewhere = reasons.some((r) => !own.includes(r))
+  const time = own.filter((r) => r !== 'level_too_low')
+  return [...time, ...(elsewhere ? ['unavailable'] : []), ...own.filter((r) => r === 'level_too_low')]
 }
 
 function planWindow(input: CreatePlanInput, now: string): { from: string; to: string } {

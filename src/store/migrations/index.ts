@@ -17,6 +17,7 @@ import * as m0016 from './0016_delivery_source.js'
 import * as m0017 from './0017_profile_zone_chosen.js'
 import * as m0018 from './0018_notifications_unused_index.js'
 import * as m0019 from './0019_notifications_by_game.js'
+import * as m0020 from './0020_consent.js'
 
 const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0017_profile_zone_chosen': m0017,
   '0018_notifications_unused_index': m0018,
   '0019_notifications_by_game': m0019,
+  '0020_consent': m0020,
 }
 
 export const migrationProvider: MigrationProvider = {
