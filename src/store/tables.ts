@@ -313,7 +313,14 @@ interface UnsubscribeTokensTable {
   seq: Generated<number>
   token_hash: string
   email: string
-  kind: NotificationKind
+  /** `all`: the Invited mail's "Stop all mail" (migration 0020). */
+  kind: NotificationKind | 'all'
+  created_at: Time
+}
+
+/** Addresses that get no mail until their owner signs in (migration 0020). */
+interface MailStopsTable {
+  email: string
   created_at: Time
 }
 
@@ -398,6 +405,7 @@ export interface Db {
   notifications: NotificationsTable
   notification_optouts: NotificationOptoutsTable
   unsubscribe_tokens: UnsubscribeTokensTable
+  mail_stops: MailStopsTable
   blackouts: BlackoutsTable
   weekly_unavailability: WeeklyUnavailabilityTable
   busy_calendars: BusyCalendarsTable

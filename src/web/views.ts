@@ -82,7 +82,8 @@ export interface Views {
     words: Readonly<Record<NotificationKindName, string>>
     help: Readonly<Record<NotificationKindName, string>>
   }
-  unsubscribe: { token: string; email: string; word: string; done: boolean }
+  /** `all`: the Invited mail's "Not you? Stop all mail" (every mail, until the owner signs in). */
+  unsubscribe: { token: string; email: string; word: string; all: boolean; done: boolean }
   availability: {
     blackouts: readonly { id: string; label: string }[]
     weekly: readonly { id: string; label: string }[]

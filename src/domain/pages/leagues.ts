@@ -4,6 +4,7 @@ import type { MembershipRole, MembershipStatus } from '../../store/tables.js'
 import * as officialGames from '../../store/official-games.js'
 import type { Deps } from '../core/deps.js'
 import type { PersonCaller } from '../core/caller.js'
+import { inviterOf } from '../core/views.js'
 
 export interface PersonMembership {
   readonly leagueId: string
@@ -24,12 +25,6 @@ export async function listMemberships(deps: Deps, person: PersonCaller): Promise
     role: row.role,
     status: row.status,
     joined: row.confirmed_at !== null,
-    invitedBy: inviter(row.organizer_name, row.league_source),
+    invitedBy: inviterOf(row.organizer_name, row.league_source),
   }))
-}
-
-/** The organizer and the partner running the league, in words (`app`: RefDesk itself). */
-export function inviter(organizerName: string, source: string): string {
-  const who = organizerName.trim() === '' ? 'the league’s organizer' : organizerName
-  return source === 'app' ? who : `${who}, through ${source}`
 }
