@@ -81,6 +81,8 @@ export interface Views {
     preferences: readonly { kind: NotificationKindName; enabled: boolean }[]
     words: Readonly<Record<NotificationKindName, string>>
     help: Readonly<Record<NotificationKindName, string>>
+    /** The leagues the person joined: the only ones that see their home point and availability. */
+    joinedLeagues: readonly string[]
   }
   /** `all`: the Invited mail's "Not you? Stop all mail" (every mail, until the owner signs in). */
   unsubscribe: { token: string; email: string; word: string; all: boolean; done: boolean }
@@ -89,6 +91,8 @@ export interface Views {
     weekly: readonly { id: string; label: string }[]
     calendars: readonly { id: string; url: string; status: string }[]
     days: readonly { value: number; name: string }[]
+    /** The leagues the person joined: the only ones that see any of this. */
+    joinedLeagues: readonly string[]
   }
   calendar: { feed?: { createdAt: string } | undefined; feedUrl?: string }
   organize: { leagues: readonly LeagueOverview[] }

@@ -270,6 +270,24 @@ describe("the official's pages", () => {
     expect((await visitor.post(`/app/leagues/${metro}/leave`)).location).toBe('/app/leagues?notice=gone')
   })
 
+  it('profile and availability say exactly which leagues see the home point and availability', async () => {
+    const { db, metro, sam, email } = await world()
+    const north = await seedLeague(db, { name: 'North Invite' })
+    await seedMembership(db, north, sam)
+    const visitor = await t.signIn(email)
+    const seenBy = async (page: string, id: string) =>
+      new RegExp(`id="${id}">([^<]*)`).exec((await visitor.get(page)).body)![1]!
+    expect(await seenBy('/app/profile', 'home-seen-by')).toMatch(/^No league sees it: you have joined none\./)
+    await visitor.get('/app/leagues')
+    await visitor.post(`/app/leagues/${metro}/join`)
+    const home = await seenBy('/app/profile', 'home-seen-by')
+    expect(home).toContain('Seen only by the leagues you joined (Metro Youth)')
+    expect(home).not.toContain('North Invite')
+    expect(await seenBy('/app/availability', 'availability-seen-by')).toContain(
+      'Seen only by the leagues you joined (Metro Youth)',
+    )
+  })
+
   it('calendar: the address is shown once; the feed lists held games; a new address revokes the old', async () => {
     const { game, email } = await world()
     const visitor = await t.signIn(email)

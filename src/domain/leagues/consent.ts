@@ -5,6 +5,7 @@
 import type { Transaction } from 'kysely'
 import type { Official } from '../../schemas/officials.js'
 import * as memberships from '../../store/memberships.js'
+import * as officialGames from '../../store/official-games.js'
 import * as people from '../../store/people.js'
 import type { Db } from '../../store/tables.js'
 import { isoNow } from '../../clock.js'
@@ -88,4 +89,14 @@ export async function leaveLeague(deps: Deps, joiner: Joiner, leagueId: string):
     const at = isoNow(deps.clock)
     for (const membership of joined) await endMembership(trx, deps, membership, at)
   })
+}
+
+/**
+ * The names of the leagues the person joined as an official, by name: exactly who sees their home point (as
+ * whole kilometres to a game) and their availability. What Profile and Availability say.
+ */
+export async function joinedLeagueNames(deps: Deps, joiner: Joiner): Promise<string[]> {
+  const rows = await officialGames.listMembershipsOf(deps.db, joiner.userIds)
+  const joined = rows.filter((r) => r.role === 'official' && r.confirmed_at !== null)
+  return [...new Set(joined.map((r) => r.league_name))]
 }
