@@ -251,7 +251,7 @@ describe("the official's pages", () => {
     const { db, metro, game, email } = await world()
     const visitor = await t.signIn(email)
     const page = (await visitor.get('/app/leagues')).body
-    expect(page).toMatch(/Invitation: .* added you\. Until you join, this league sees only its own games/)
+    expect(page).toMatch(/Invitation from .*\. Until you join, this league sees only its own games/)
     expect(page).toContain('aria-label="Join Metro Youth">Join</button>')
     const joined = await visitor.post(`/app/leagues/${metro}/join`)
     expect(joined.location).toBe('/app/leagues?notice=joined')

@@ -53,7 +53,7 @@ const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
 
 /** Mails a day (24 hours) to an address for leagues it has not joined (DESIGN "Consent"). */
-export const UNJOINED_MAILS_PER_DAY = 50
+const UNJOINED_MAILS_PER_DAY = 50
 
 /** Placeholder addresses (`official-…@placeholder.refdesk.invalid`) are recorded, never mailed. */
 const isPlaceholder = (email: string): boolean => /\.invalid$/i.test(email)

@@ -13,7 +13,7 @@ type Code = 'joined' | 'left' | 'gone'
 const NOTICES: Notices<Code> = {
   joined: {
     kind: 'success',
-    text: 'Joined: this league now sees when you are unavailable and your games in the other leagues you joined.',
+    text: 'Joined: this league now sees when you are unavailable, your distance to its games and your games in the other leagues you joined.',
   },
   left: { kind: 'success', text: 'You left the league; the games you held in it are open again.' },
   gone: { kind: 'error', text: 'That league has no membership of yours to change.' },
