@@ -1,7 +1,7 @@
 // The organizer's desk in chromium: a weekend run in the app alone. The organizer adds two officials, looks
 // at the Assign tab and a draft plan, assigns on the game page (one conflict answered with Assign anyway),
 // reschedules one game and cancels another behind its confirmation; after the games, completes them all at
-// once from Needs completion and pays the offline league with Select all. axe-core and phone/desktop screenshots of each page it passes.
+// once from Needs completion and pays the offline league with Select all, each bulk action asked first. axe-core and phone/desktop screenshots of each page it passes.
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkPage, DESKTOP, playedAlready, soon, startHarness, type Harness } from './harness.js'
@@ -122,6 +122,9 @@ describe("the organizer's desk in chromium", () => {
     for (const box of await boxes.all()) await box.check()
     expect(await checkPage(page, 'desk-needs-completion')).toEqual([])
     await page.getByRole('button', { name: 'Complete selected' }).click()
+    await expect(page.locator('h1').textContent()).resolves.toBe('Complete 2 games?')
+    expect(await checkPage(page, 'desk-complete-selected')).toEqual([])
+    await page.getByRole('button', { name: 'Complete 2 games' }).click()
     await expect(page.locator('.notice').first().textContent()).resolves.toContain('2 games completed')
     expect(page.url()).toContain('status=needs_completion')
 
@@ -133,6 +136,9 @@ describe("the organizer's desk in chromium", () => {
     )
     expect(await checkPage(page, 'desk-payouts')).toEqual([])
     await page.getByRole('button', { name: 'Mark selected paid' }).click()
+    await expect(page.locator('.summary').textContent()).resolves.toBe('2 payments, $80.00 in all.')
+    expect(await checkPage(page, 'desk-mark-selected-paid')).toEqual([])
+    await page.getByRole('button', { name: 'Mark paid 2 payments' }).click()
     expect(await notice()).toBe('The selected payments are marked paid.')
   })
 })

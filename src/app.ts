@@ -1,21 +1,19 @@
 // Composition root: database → migrations → services → transports. The HTTP server gets the partner API
 // and, inside its authenticated /api/v1 scope, the MCP endpoint, and the app at /app; close() releases
-// everything in order.
+// everything in order. The transports are imported when mounted, so a command that mounts none (`keys`,
+// `app`, `migrate`) starts without loading Fastify, the MCP SDK or the app's templates.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import type { Registry } from 'prom-client'
 import { systemClock, type Clock } from './clock.js'
 import { appSettings, DEFAULT_MCP_MAX_BATCH } from './config.js'
 import { DEFAULT_LIMITS, type Deps, type Limits } from './domain/core/deps.js'
 import { simulatedProcessor, type PaymentProcessor } from './domain/core/payment-processor.js'
-import { buildMetricsServer } from './http/metrics-route.js'
-import { buildServer, type App } from './http/server.js'
+import type { App } from './http/server.js'
 import type { HttpSettings } from './http/settings.js'
-import { mcpRoutes } from './mcp/route.js'
-import { serveStdio } from './mcp/stdio.js'
 import { runtimeRegistry } from './metrics.js'
 import { openDatabase, type Database } from './store/database.js'
 import { APP_PREFIX } from './web/paths.js'
-import { webApp, type WebOptions } from './web/plugin.js'
+import type { WebOptions } from './web/plugin.js'
 import { backlog } from './store/leases.js'
 import { countUnexpanded } from './store/outbox.js'
 import { hostRefusal, STRICT_POLICY, type AddressPolicy } from './net/address-guard.js'
@@ -28,6 +26,7 @@ import { startNotifier, type Notifier } from './notifications/sender.js'
 import type { NotifierSettings } from './notifications/settings.js'
 import { startDispatcher } from './webhooks/dispatcher.js'
 import type { WebhookSettings } from './webhooks/settings.js'
+import { MINUTE_MS } from './time.js'
 
 export type { App }
 
@@ -99,7 +98,7 @@ export async function openRuntime(
 const CALENDAR_MAX_BYTES = 5 * 1024 * 1024
 
 /** How often the busy calendars due are looked for: each is read every 15 minutes, within a minute. */
-const CALENDAR_PASS_MS = Math.min(60_000, CALENDAR_REFRESH_MS)
+const CALENDAR_PASS_MS = Math.min(MINUTE_MS, CALENDAR_REFRESH_MS)
 
 /** The background duties of a process: started together, stopped in turn. */
 export interface Duties {
@@ -173,6 +172,11 @@ export async function buildHttp(
   logger?: FastifyServerOptions['logger'],
   options: HttpOptions = {},
 ): Promise<App> {
+  const [{ buildServer }, { mcpRoutes }, { webApp }] = await Promise.all([
+    import('./http/server.js'),
+    import('./mcp/route.js'),
+    import('./web/plugin.js'),
+  ])
   const app = await buildServer({
     deps: runtime.deps,
     ping: () => runtime.database.ping(),
@@ -205,6 +209,7 @@ export async function serveMetrics(
   runtime: Runtime,
   settings: { token?: string; port: number; host: string },
 ): Promise<FastifyInstance> {
+  const { buildMetricsServer } = await import('./http/metrics-route.js')
   const server = await buildMetricsServer({ token: settings.token, runtime: runtime.metrics })
   await server.listen({ port: settings.port, host: settings.host })
   return server
@@ -238,6 +243,7 @@ export function startNotifications(
 }
 
 /** `refdesk mcp --stdio`: the MCP tools for a local client, each call sent to a RefDesk server over HTTP. */
-export function serveMcpOverStdio(baseUrl: string, key: string): Promise<void> {
+export async function serveMcpOverStdio(baseUrl: string, key: string): Promise<void> {
+  const { serveStdio } = await import('./mcp/stdio.js')
   return serveStdio(baseUrl, key)
 }

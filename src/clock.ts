@@ -1,5 +1,6 @@
 // Ids and time in one place, so every floor that writes rows and tests agree on their forms.
 import { randomFillSync } from 'node:crypto'
+import { iso } from './time.js'
 
 const ID_LENGTH = 24
 const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -48,9 +49,4 @@ export interface Clock {
 export const systemClock: Clock = { now: () => Date.now() }
 
 /** The clock's instant as `YYYY-MM-DDTHH:MM:SS.sssZ`, the one time format stored and rendered. */
-export const isoNow = (clock: Clock): string => new Date(clock.now()).toISOString()
-
-/** The whole minutes from one instant to another (a game's length from its start and end). */
-export function minutesBetween(from: string, to: string): number {
-  return Math.round((Date.parse(to) - Date.parse(from)) / 60_000)
-}
+export const isoNow = (clock: Clock): string => iso(clock.now())

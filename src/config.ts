@@ -3,13 +3,14 @@
 // service takes and checks the settings that depend on each other.
 import { DEFAULT_MCP_MAX_BATCH, read, SETTING as S } from './config/settings.js'
 import { ConfigError } from './config/parse.js'
-import type { Limits } from './domain/core/deps.js'
+import { DEFAULT_LIMITS, type Limits } from './domain/core/deps.js'
 import type { HttpSettings } from './http/settings.js'
 import { isPostgresUrl } from './store/database-url.js'
 import type { NotifierSettings } from './notifications/settings.js'
 import type { AppSettings } from './web/settings.js'
 import { withLoopback } from './net/address-guard.js'
 import type { WebhookSettings } from './webhooks/settings.js'
+import { DAY_MS, HOUR_MS, MINUTE_MS } from './time.js'
 
 export { ConfigError, DEFAULT_MCP_MAX_BATCH }
 export { SETTING, SETTINGS, flagHelp, settingsHelp } from './config/settings.js'
@@ -107,8 +108,6 @@ function httpSettings(env: Env = process.env): HttpSettings {
   })
 }
 
-const DAY_MS = 24 * 3_600_000
-
 /** Where partners and people reach this server: REFDESK_PUBLIC_URL, else http://localhost:<port>. */
 function publicUrlFrom(env: Env, servicePort: number): string {
   return read(S.publicUrl, env) ?? `http://localhost:${servicePort}`
@@ -122,11 +121,11 @@ export function appSettings(env: Env = process.env): AppSettings {
     mailFrom:
       read(S.mailFrom, env) ?? `RefDesk <refdesk@${publicUrl ? new URL(publicUrl).hostname : 'localhost'}>`,
     sessionTtlMs: read(S.sessionDays, env) * DAY_MS,
-    sessionIdleMs: read(S.sessionIdleHours, env) * 3_600_000,
+    sessionIdleMs: read(S.sessionIdleHours, env) * HOUR_MS,
     signInLimits: Object.freeze({
       perAddress: read(S.signInPerAddress, env),
       perClient: read(S.signInPerClient, env),
-      windowMs: 15 * 60_000,
+      windowMs: 15 * MINUTE_MS,
     }),
   })
 }
@@ -157,6 +156,8 @@ export function loadConfig({
       endpointsPerSource: read(S.maxEndpoints, env),
       webhookDevLocalhost: read(S.devLocalhost, env),
       reminderHours: read(S.reminderHours, env),
+      planPairs: DEFAULT_LIMITS.planPairs,
+      draftsKept: DEFAULT_LIMITS.draftsKept,
     },
     mcpAllowedOrigins: read(S.mcpAllowedOrigins, env) ?? [],
     mcpMaxBatch: read(S.mcpMaxBatch, env),

@@ -1,7 +1,7 @@
 // The service in a process of its own, so its RSS is the server's alone:
 //   node bench/lib/service-process.mjs <databaseUrl> <source>
 // Sends {origin, key, keyId, source} over IPC once listening; answers 'peak-rss' with the peak RSS (bytes)
-// since the previous answer and {issue: source} with {key} of a new key of that source; exits on 'close'.
+// since the previous answer, 'rss' with process.memoryUsage() now and {issue: source} with {key} of a new key of that source; exits on 'close'.
 import { buildHttp, openRuntime } from '../../dist/app.js'
 import { issueKey } from '../../dist/domain/partners/api-keys.js'
 
@@ -18,6 +18,8 @@ process.on('message', async (message) => {
     const value = Math.max(peak, process.memoryUsage.rss())
     peak = process.memoryUsage.rss()
     process.send({ peakRss: value })
+  } else if (message === 'rss') {
+    process.send({ memory: process.memoryUsage() })
   } else if (message?.issue !== undefined) {
     // A key of another source: a second tenant.
     process.send({ key: (await issueKey(runtime.deps, { source: message.issue })).key })

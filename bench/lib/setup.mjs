@@ -249,6 +249,12 @@ export async function startServiceProcess(databaseUrl, label) {
       child.send('peak-rss')
       return (await answer).peakRss
     },
+    /** The service's process.memoryUsage() now (bytes). */
+    async memory() {
+      const answer = next()
+      child.send('rss')
+      return (await answer).memory
+    },
     /** A new key of another source (a second tenant of the same service): its Authorization and client. */
     async tenant(source) {
       const answer = next()

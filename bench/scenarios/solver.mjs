@@ -98,7 +98,15 @@ export function weekendProblem(seed = 26) {
     }
   }
   return {
-    slots: slots.map(({ key, gameKey, startsAt, endsAt, day }) => ({ key, gameKey, startsAt, endsAt, day })),
+    // Each game's first position (the referee's) is its lead (issue 36).
+    slots: slots.map(({ key, gameKey, startsAt, endsAt, day }) => ({
+      key,
+      gameKey,
+      startsAt,
+      endsAt,
+      day,
+      lead: key.endsWith('-p0'),
+    })),
     officials: officials.map((o) => ({ key: o.key, gamesHeld: o.held, gamesHeldByDay: o.gamesHeldByDay })),
     pairs,
     travelBufferMinutes: 30,

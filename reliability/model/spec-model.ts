@@ -437,8 +437,10 @@ export class SpecModel {
 
   /**
    * Rule 1, `schedule_conflict`: the person (an email address; a placeholder address is one user's alone)
-   * already holds a position of this game, or of a game within the travel buffer of it. The runs keep the
-   * defaults: every game lasts 90 minutes, the buffer is 30; no blackouts, no daily limit, no levels.
+   * already holds a position of this game, of a game at the same place that overlaps it, or of a game
+   * elsewhere within the travel buffer of it. The place is the location (the runs send no venue; an
+   * empty location is no place). The runs keep the defaults: every game lasts 90 minutes, the buffer is
+   * 30; no blackouts, no daily limit, no levels.
    */
   private holdsNear(userKey: string, target: ModelGame): boolean {
     const person = (key: string) => {
@@ -446,11 +448,12 @@ export class SpecModel {
       return email === undefined || SpecModel.isPlaceholder(email) ? `user:${key}` : email
     }
     const who = person(userKey)
-    const span = (g: ModelGame) => {
-      const start = Date.parse(g.startsAt)
-      return { start: start - GAME_BUFFER_MS, end: start + GAME_LENGTH_MS + GAME_BUFFER_MS }
+    // The target's time with the buffer that applies between it and the held game `g`.
+    const near = (g: ModelGame) => {
+      const start = Date.parse(target.startsAt)
+      const buffer = g.location !== '' && g.location === target.location ? 0 : GAME_BUFFER_MS
+      return { start: start - buffer, end: start + GAME_LENGTH_MS + buffer }
     }
-    const near = span(target)
     return this.positions().some(
       ({ game, position }) =>
         (position.status === 'claimed' || position.status === 'completed') &&
@@ -458,7 +461,8 @@ export class SpecModel {
         position.claim !== null &&
         person(position.claim) === who &&
         (game === target ||
-          (Date.parse(game.startsAt) < near.end && near.start < Date.parse(game.startsAt) + GAME_LENGTH_MS)),
+          (Date.parse(game.startsAt) < near(game).end &&
+            near(game).start < Date.parse(game.startsAt) + GAME_LENGTH_MS)),
     )
   }
 

@@ -8,6 +8,7 @@ import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from '../webhooks/retry-sc
 import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SOURCE_CONCURRENCY } from '../webhooks/settings.js'
 import { DEFAULT_NOTIFY_CONCURRENCY, DEFAULT_NOTIFY_RETRY_SCHEDULE } from '../notifications/settings.js'
 import * as parse from './parse.js'
+import { DAY_MS } from '../time.js'
 
 export type Command = 'serve' | 'worker' | 'mcp'
 
@@ -31,7 +32,6 @@ export interface Setting<T = unknown> {
 
 const DELIVERY: readonly Command[] = ['serve', 'worker']
 const SERVE: readonly Command[] = ['serve']
-const DAY_MS = 86_400_000
 const http = DEFAULT_HTTP_SETTINGS
 
 const DEFAULT_DATABASE_URL = 'file:./data/refdesk.sqlite'

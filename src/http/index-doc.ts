@@ -18,7 +18,7 @@ const NOTES = {
     'Input payDollars is rounded to the cent and clamped at 0; output carries integer cents and float dollars.',
   time: 'Times are ISO 8601 UTC with milliseconds: YYYY-MM-DDTHH:MM:SS.sssZ.',
   errors:
-    'Every error body is {"error":"<code>"}; statuses are 400, 401, 404, 409, or a plain 500 for faults.',
+    'Every error body is {"error":"<code>"}; statuses are 400, 401, 404, 409, 429 (rate_limited: wait the Retry-After seconds, then retry), or a plain 500 for faults.',
   openapi:
     'GET /api/v1/openapi.json describes every operation and webhook event (no key needed); /docs is its interactive reference.',
 }

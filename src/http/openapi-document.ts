@@ -39,7 +39,8 @@ export interface Document {
 const TAG_DESCRIPTIONS: Record<string, string> = {
   index: 'The authenticated smoke test: what this server offers.',
   leagues: 'Leagues of your source (and leagues granted to your key), upserted on (source, externalId).',
-  games: 'Games of a league, batch-imported with one position each, upserted on (source, externalId).',
+  games:
+    'Games of a league, batch-imported with one position each or a crew (`positions`, an extension), upserted on (source, externalId).',
   officials: 'League officials: memberships with role official, upserted on (source, externalId).',
   assignments: 'Who works which position: race-safe assignment and release.',
   payments: 'The read-only payout ledger, one payment per worked position.',
@@ -112,7 +113,8 @@ const EXTENSION_NOTE =
 
 const EMITTED_BY: Record<EventName, string> = {
   'game.created': 'POST /leagues/{leagueId}/games, once per persisted game, upsert-updates included.',
-  'game.updated': 'PATCH /games/{gameId}, when the patch changes something.',
+  'game.updated':
+    'PATCH /games/{gameId}, when the patch changes something; a crew change (add or remove a position); and, for each game without its own length, a change of its league’s gameMinutes (its endsAt moved).',
   'game.cancelled': 'DELETE /games/{gameId}.',
   'game.completed': 'In-app completion by the organizer.',
   'position.claimed': 'POST /games/{gameId}/assign, and in-app claims.',

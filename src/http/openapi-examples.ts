@@ -50,6 +50,7 @@ const gameSummary = {
   durationMinutes: 90,
   endsAt: '2026-05-02T16:30:00.000Z',
   location: 'Field 1',
+  venue: 'Riverside Park',
   status: 'claimed',
   latitude: 40.7128,
   longitude: -74.006,

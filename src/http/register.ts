@@ -30,6 +30,7 @@ const IdempotencyHeaders = z.looseObject({
     .meta({
       description: `Up to ${IDEMPOTENCY_KEY_LENGTH} printable ASCII characters, unique per request you mean (a UUID): a retry with the same key and the same request within 24 h replays the first answer, status and body, with \`Idempotent-Replayed: true\`, and acts no second time. The same key with a different request answers idempotency_key_reused; while the first request still runs, idempotency_key_in_use. Keys belong to your API key.`,
       example: '4f1c2f5e-7d1a-4a8e-9b7e-2f0c1d9e8a61',
+      'x-refdesk-extension': true,
     }),
 })
 

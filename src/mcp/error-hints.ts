@@ -46,6 +46,8 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   invalid_to: 'an ISO 8601 date-time after from, at most 31 days after it',
   plan_not_found: 'unknown or out-of-scope planId; refdesk_plan_assignments makes a plan',
   plan_already_published: 'this plan is published; make a new one with refdesk_plan_assignments',
+  plan_in_progress: 'a plan for this league is being made: wait for it, then call again',
+  plan_too_large: 'too many open positions × officials for one plan: plan a shorter window (from, to)',
   endpoint_limit_reached:
     'this source has as many webhook endpoints as it may: delete one (refdesk_delete_webhook) first',
   test_event_limit_reached:

@@ -2,14 +2,10 @@
 // the address guard (redirects too, so a public address cannot bounce the request to a private one), one
 // time-out for the whole exchange and a cap on the body. Failures are named by class, never by the
 // server's text, so nothing another site controls reaches a page or a log line.
-import { Agent } from 'undici'
-import {
-  AddressRefusedError,
-  guardedLookup,
-  literalAddress,
-  refusalReason,
-  type AddressPolicy,
-} from './address-guard.js'
+import type { Agent } from 'undici'
+import { literalAddress, refusalReason, type AddressPolicy } from './address-guard.js'
+import { guardedAgent } from './guarded-agent.js'
+import { networkErrorClass } from './error-class.js'
 
 export interface GetOptions {
   readonly policy: AddressPolicy
@@ -27,16 +23,7 @@ const MAX_REDIRECTS = 3
 
 /** A getter sharing one guarded connection pool. */
 export function guardedGetter(options: GetOptions): (url: string) => Promise<GetResult> {
-  const agent = new Agent({
-    connections: 4,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    connect: {
-      lookup: guardedLookup(options.policy),
-      timeout: options.timeoutMs,
-      ...(options.ca !== undefined && { ca: options.ca }),
-    },
-  })
+  const agent = guardedAgent({ ...options, connections: 4 })
   return (url) => get(agent, options, url)
 }
 
@@ -73,7 +60,7 @@ async function get(agent: Agent, options: GetOptions, start: string): Promise<Ge
     }
     return { ok: false, error: 'too_many_redirects' }
   } catch (error) {
-    return { ok: false, error: timedOut ? 'timeout' : errorClass(error) }
+    return { ok: false, error: timedOut ? 'timeout' : networkErrorClass(error) }
   } finally {
     clearTimeout(timer)
   }
@@ -101,19 +88,4 @@ async function readCapped(
     chunks.push(chunk)
   }
   return { ok: true, text: Buffer.concat(chunks).toString('utf8') }
-}
-
-const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_CERT)/
-
-function errorClass(error: unknown): string {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof AddressRefusedError) return `address_refused:${e.reason}`
-    const code = (e as { code?: unknown }).code
-    if (typeof code !== 'string') continue
-    if (code === 'ECONNREFUSED') return 'connection_refused'
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return 'dns_error'
-    if (code.endsWith('TIMEOUT') || code === 'ETIMEDOUT') return 'timeout'
-    if (TLS_CODE.test(code)) return 'tls_error'
-  }
-  return 'network_error'
 }

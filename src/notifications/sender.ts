@@ -7,7 +7,8 @@
 // same Message-ID, which mail clients collapse).
 import { randomBytes } from 'node:crypto'
 import { createHash } from 'node:crypto'
-import { minutesBetween, systemClock, type Clock } from '../clock.js'
+import { systemClock, type Clock } from '../clock.js'
+import { iso } from '../time.js'
 import { silentLog, startDuty, type Duty, type DutyLog, type DutyRun } from '../duty.js'
 import { smtpTransport, type MailTransport } from '../net/smtp.js'
 import type { NotificationKindName, NotificationPayload } from '../schemas/notifications.js'
@@ -15,7 +16,7 @@ import type { Database } from '../store/database.js'
 import * as leases from '../store/notification-leases.js'
 import type { NotificationOutcome } from '../store/notification-leases.js'
 import * as store from '../store/notifications.js'
-import type { PositionContextRow } from '../store/notifications.js'
+import { payloadGame, reminderAt, type PositionContextRow } from '../store/notifications.js'
 import type { Listener } from '../store/outbox.js'
 import type { NotificationRow } from '../store/tables.js'
 import { renderNotification, type RenderedMail } from './render.js'
@@ -61,8 +62,6 @@ export function startNotifier(options: NotifierOptions): Notifier {
   return { owner: loop.owner, wake: () => loop.wake(), idle: () => loop.idle(), stop: () => loop.stop() }
 }
 
-const iso = (ms: number) => new Date(ms).toISOString()
-
 /** A row's outcome without an attempt: its due time and attempts unchanged. */
 const settled = (
   row: NotificationRow,
@@ -79,21 +78,6 @@ const settled = (
   sentAt: null,
 })
 
-/** The payload with its game's time, length, place and names as they stand (a reminder's, read at send time). */
-function asItStands(payload: NotificationPayload, game: PositionContextRow | undefined): NotificationPayload {
-  if (!game) return payload
-  return {
-    ...payload,
-    label: game.label,
-    sport: game.sport,
-    startsAt: game.starts_at,
-    durationMinutes: minutesBetween(game.starts_at, game.ends_at),
-    location: game.location,
-    leagueName: game.league_name,
-    leagueTimeZone: game.league_time_zone,
-  }
-}
-
 class SendLoop {
   readonly owner: string
   private readonly db: NotifierOptions['database']['db']
@@ -105,7 +89,7 @@ class SendLoop {
   private readonly log: DutyLog
   private readonly batch: number
   private readonly leaseMs: number
-  private readonly reminderMs: number
+  private readonly reminderHours: number
   private readonly listener: Listener
   /** One pass at a time, woken by queued notifications and its alarm (reminders, retries, polls). */
   private readonly duty: Duty
@@ -124,7 +108,7 @@ class SendLoop {
     this.clock = options.clock ?? systemClock
     this.log = options.log ?? silentLog
     this.batch = this.settings.concurrency * 4
-    this.reminderMs = options.reminderHours * 3_600_000
+    this.reminderHours = options.reminderHours
     // Each mail of a batch may take the whole timeout, `concurrency` at a time.
     this.leaseMs =
       options.leaseMs ?? (this.batch / this.settings.concurrency + 1) * this.settings.timeoutMs + 1000
@@ -181,9 +165,11 @@ class SendLoop {
     const games = await this.reminderGames(rows)
     for (const row of rows) {
       const game = row.kind === 'reminder' ? games.get(row.position_id) : undefined
-      const payload = asItStands(JSON.parse(row.payload) as NotificationPayload, game)
+      // A reminder says its game as it stands now.
+      const written = JSON.parse(row.payload) as NotificationPayload
+      const payload = game ? { ...written, ...payloadGame(game) } : written
       const startsAt = Date.parse(payload.startsAt)
-      const remindAt = startsAt - this.reminderMs
+      const remindAt = reminderAt(payload.startsAt, this.reminderHours)
       if (stopped.has(row.email)) settle(row, 'skipped', 'mail_stopped')
       else if (off.has(`${row.email}\n${row.kind}`)) settle(row, 'skipped', 'opted_out')
       else if (row.kind === 'reminder' && startsAt <= now) settle(row, 'dropped', 'game_started')

@@ -36,7 +36,7 @@ export const assignPositionOperation = defineOperation({
   path: '/games/{gameId}/assign',
   operationId: 'assignPosition',
   tags,
-  summary: 'Assign an approved official to a position (default: the first open one)',
+  summary: 'Assign an approved official to a position (default: the first open one they qualify for)',
   description:
     'Names the official by `userId`, or by `externalId` (and `source`). Race-safe: losing a concurrent claim answers 409 position_taken, and another position is a safe follow-up. A position whose minLevel is above the official’s level answers 409 level_too_low; when the league’s conflictPolicy is `refuse`, an official who holds a game too close to this one (any league; travelBufferMinutes apart at least), is unavailable then, or already holds the league’s maxGamesPerDay that day answers 409 schedule_conflict, official_unavailable or daily_limit_reached, naming nothing of the other game. Send an `Idempotency-Key` to retry safely after an ambiguous failure. Emits position.claimed.',
   responseDescription: 'The game after the claim, with each position’s official and payment (200, not 201).',

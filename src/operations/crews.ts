@@ -1,6 +1,6 @@
 // Crews (extensions): add a position to a game, remove an open one.
 import { addPosition, removePosition } from '../domain/games/crews.js'
-import { GameDetail, GameParams, GamePositionParams, PositionInput } from '../schemas/games.js'
+import { AddPositionBody, GameDetail, GameParams, GamePositionParams } from '../schemas/games.js'
 import { defineOperation } from './operation.js'
 
 const tags = ['games']
@@ -12,10 +12,10 @@ const addPositionOperation = defineOperation({
   tags,
   summary: 'Add a position to a game’s crew',
   description:
-    'A new open position (`label` default `Official`, `payDollars` default 0, `minLevel` default null) on a game that is neither cancelled nor completed (else 409 game_closed). A crew holds at most 10 positions that are not cancelled, and a game 30 position rows in all (else 409 too_many_positions). A claimed game becomes open again. Emits game.updated with the Game.',
+    'A new open position (`label` default `Official`, `payDollars` default 0, `minLevel` default null) on a game that is neither cancelled nor completed (else 409 game_closed). A crew holds at most 10 positions that are not cancelled, and a game 30 position rows in all (else 409 too_many_positions). A claimed game becomes open again. `source` may be omitted or echo your key’s own (else 400 source_mismatch). Emits game.updated with the Game.',
   responseDescription: 'The game after the change, with each position’s official and payment.',
   params: GameParams,
-  body: PositionInput,
+  body: AddPositionBody,
   requestExample: { label: 'Assistant Referee', payDollars: 30, minLevel: 2 },
   status: 201,
   data: GameDetail,
@@ -25,6 +25,9 @@ const addPositionOperation = defineOperation({
     'invalid_label',
     'invalid_payDollars',
     'invalid_minLevel',
+    'invalid_source',
+    'source_reserved',
+    'source_mismatch',
     'game_not_found',
     'game_closed',
     'too_many_positions',

@@ -45,7 +45,7 @@ export const upsertGamesOperation = defineOperation({
   tags,
   summary: 'Batch-create games (1 to 500), upserting those with an externalId',
   description:
-    'Games are processed in order. The first failing game is the answer, and the games before it stay persisted with their game.created events; re-posting the corrected batch is safe when every game has an externalId. A new game gets one open position. An upsert-update rewrites only the sport, startsAt, location, latitude, longitude and durationMinutes the item carries. With an `Idempotency-Key` a retry replays the first answer instead of running the batch again.',
+    'Games are processed in order. The first failing game is the answer, and the games before it stay persisted with their game.created events; re-posting the corrected batch is safe when every game has an externalId. A new game gets one open position, or its crew when the item carries `positions` (an extension). An upsert-update rewrites only the sport, startsAt, location, latitude, longitude and durationMinutes the item carries. With an `Idempotency-Key` a retry replays the first answer instead of running the batch again.',
   responseDescription:
     'Every game of the batch as it stood after its item, in the order sent (an upsert-update included).',
   idempotencyKey: ({ params }) => recheck((trx, caller) => requireLeague(trx, caller, params.leagueId)),
@@ -66,6 +66,7 @@ export const upsertGamesOperation = defineOperation({
         startsAt: '2026-05-02T17:00:00Z',
         sport: 'soccer',
         location: 'Field 2',
+        venue: 'Riverside Park',
         payDollars: 45,
         latitude: 40.7128,
         longitude: -74.006,
@@ -87,6 +88,7 @@ export const upsertGamesOperation = defineOperation({
     'invalid_startsAt',
     'invalid_sport',
     'invalid_location',
+    'invalid_venue',
     'invalid_label',
     'invalid_payDollars',
     'invalid_latitude',

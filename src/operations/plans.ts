@@ -42,14 +42,21 @@ export const createPlanOperation = defineOperation({
   extension: true,
   summary: 'Plan the assigning of the open positions of a window, as a draft (nothing is assigned yet)',
   description:
-    'The plan fills as many of the open positions of the league’s games starting in [from, to) (default: from now, 14 days; at most 31) as any assignment that keeps every conflict rule could, then prefers level margin, shorter travel and an even spread of games. Each proposal’s `why` names its deciding terms; each unfilled position’s `reasons` say which rule excluded which officials. `stats.optimal` is false when the solver’s time ran out and a greedy plan answers. Publish it with POST /assignment-plans/{planId}/publish.',
+    'The plan fills as many of the open positions of the league’s games starting in [from, to) (default: from now, 14 days; at most 31) as any assignment that keeps every conflict rule could, then, among those, as many of the games’ leads (each game’s first position that is not cancelled), then prefers level margin, shorter travel and an even spread of games. Between games at one venue (or one location, where neither has a venue) no travel buffer applies, only that they do not overlap. Each proposal’s `why` names its deciding terms; each unfilled position’s `reasons` say which rule excluded how many officials, naming the first 20. `stats.optimal` is false when the solver’s time ran out and a greedy plan answers. One plan at a time per league (409 plan_in_progress while one is being made); positions × officials at most 1,000,000 (409 plan_too_large); a league keeps its 10 newest drafts. Publish it with POST /assignment-plans/{planId}/publish.',
   responseDescription: 'The draft plan (201).',
   status: 201,
   params: LeagueParams,
   body: CreatePlanBody,
   requestExample: { from: '2030-05-04T00:00:00.000Z', to: '2030-05-06T00:00:00.000Z' },
   data: AssignmentPlan,
-  errors: ['invalid_json', 'invalid_from', 'invalid_to', 'league_not_found'],
+  errors: [
+    'invalid_json',
+    'invalid_from',
+    'invalid_to',
+    'league_not_found',
+    'plan_in_progress',
+    'plan_too_large',
+  ],
   handle: (deps, { caller, params, body }) => createPlan(deps, caller, params.leagueId, body),
 })
 

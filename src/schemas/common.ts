@@ -16,6 +16,7 @@ export const MAX_LENGTH = {
   name: 200,
   sport: 100,
   location: 500,
+  venue: 120,
   label: 100,
   externalId: MAX_KEY_LENGTH,
   email: MAX_KEY_LENGTH,
@@ -36,6 +37,13 @@ export const isStorableText = (value: string): boolean => !value.includes('\u000
 /** A path id: one that cannot exist answers the resource's not-found code, like any unknown id. */
 export const PathId = (notFound: string) =>
   z.string().max(MAX_LENGTH.id, { error: notFound }).refine(isStorableText, { error: notFound })
+
+/**
+ * A field beyond the Partner API v1 spec's model (a concept RefDesk added): `x-refdesk-extension: true` on
+ * its schema in the OpenAPI document, so a partner's generator can tell it from the spec's own fields.
+ */
+export const extension = <T extends z.ZodType>(schema: T, description: string): T =>
+  schema.meta({ description, 'x-refdesk-extension': true })
 
 export const Id = z.string().meta({ description: 'cuid2 identifier', example: 'tz4a98xxat96iws9zmbrgj3a' })
 export const DateTime = z.string().meta({ format: 'date-time', example: '2026-05-01T18:00:00.000Z' })

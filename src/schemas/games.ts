@@ -2,6 +2,7 @@ import { z } from 'zod'
 import {
   DateTime,
   ExternalIdInput,
+  extension,
   Id,
   isStorableText,
   MAX_LENGTH,
@@ -14,6 +15,7 @@ import {
 import { ClaimOfficial } from './officials.js'
 import { DurationMinutesInput, GAME_MINUTES, isImpossibleDate, Level, MinLevelInput } from './schedule.js'
 import { Payment } from './payments.js'
+import { MINUTE_MS } from '../time.js'
 
 export const MAX_GAMES_PER_BATCH = 500
 const MAX_ECHOED_VALUE = 200
@@ -69,7 +71,7 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z')
  * A game's start leaves room for its end (`endsAt`, up to GAME_MINUTES.max later) to be a stored timestamp
  * too: a game starting in the last hours of 9999 has none.
  */
-const leavesRoomForItsEnd = (iso: string) => Date.parse(iso) + GAME_MINUTES.max * 60_000 <= LAST_INSTANT
+const leavesRoomForItsEnd = (iso: string) => Date.parse(iso) + GAME_MINUTES.max * MINUTE_MS <= LAST_INSTANT
 
 const StartsAtInput = z
   .unknown()
@@ -102,7 +104,7 @@ export const Position = z
     payCents: z.number().int(),
     payDollars: z.number(),
     status: Status,
-    minLevel: Level.meta({ description: 'The least level that may take it; null: anyone (extension).' }),
+    minLevel: extension(Level, 'The least level that may take it; null: anyone (extension).'),
   })
   .meta({ id: 'Position' })
 
@@ -116,12 +118,16 @@ const gameFields = {
   leagueId: Id,
   sport: z.string(),
   startsAt: DateTime,
-  durationMinutes: z
-    .number()
-    .int()
-    .meta({ description: "The game's own length, else its league's gameMinutes (extension)." }),
-  endsAt: DateTime.meta({ description: 'startsAt + durationMinutes (extension).' }),
+  durationMinutes: extension(
+    z.number().int(),
+    "The game's own length, else its league's gameMinutes (extension).",
+  ),
+  endsAt: extension(DateTime, 'startsAt + durationMinutes (extension).'),
   location: z.string(),
+  venue: z.string().nullable().meta({
+    description:
+      'The complex the game is played at; games with the same venue are one place, so no travel buffer applies between them, only that they do not overlap. Null when not given (extension).',
+  }),
   status: Status,
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),
@@ -144,24 +150,33 @@ export const PositionInput = z.object({
   minLevel: MinLevelInput.optional(),
 })
 
+/** Add position's body: a position, and `source` as every write takes it (omitted or the key's own). */
+export const AddPositionBody = PositionInput.extend({ source: SourceInput.optional() })
+
 export const GameItemInput = z.object({
   startsAt: StartsAtInput,
   sport: text('sport', MAX_LENGTH.sport).default(''),
   location: text('location', MAX_LENGTH.location).default(''),
+  venue: text('venue', MAX_LENGTH.venue)
+    .nullable()
+    .optional()
+    .meta({
+      description: `The complex the game is played at, at most ${MAX_LENGTH.venue} characters (extension; invalid_venue). Games with the same venue are one place: between them the travel buffer does not apply. An upsert-update that carries it rewrites it; null clears it.`,
+    }),
   label: text('label', MAX_LENGTH.label).default('Official'),
   payDollars: PayDollarsInput.default(0),
   latitude: Coordinate('latitude', 90).optional(),
   longitude: Coordinate('longitude', 180).optional(),
   externalId: ExternalIdInput.optional(),
   durationMinutes: DurationMinutesInput.optional(),
-  positions: z
-    .array(PositionInput, { error: 'invalid_positions' })
-    .min(1, { error: 'invalid_positions' })
-    .max(MAX_POSITIONS_PER_GAME, { error: 'invalid_positions' })
-    .optional()
-    .meta({
-      description: `The game's crew, 1–${MAX_POSITIONS_PER_GAME} positions (extension). Only on create: an upsert-update leaves positions alone. Not together with the item's own \`label\` or \`payDollars\` (invalid_positions). Without it a new game gets exactly one position.`,
-    }),
+  positions: extension(
+    z
+      .array(PositionInput, { error: 'invalid_positions' })
+      .min(1, { error: 'invalid_positions' })
+      .max(MAX_POSITIONS_PER_GAME, { error: 'invalid_positions' })
+      .optional(),
+    `The game's crew, 1–${MAX_POSITIONS_PER_GAME} positions (extension). Only on create: an upsert-update leaves positions alone. Not together with the item's own \`label\` or \`payDollars\` (invalid_positions). Without it a new game gets exactly one position.`,
+  ),
 })
 
 export const UpsertGamesBody = z.object({
@@ -207,9 +222,10 @@ export const AssignBody = z.object({
   userId: text('userId', MAX_LENGTH.id).optional().meta({ description: 'Takes precedence over externalId.' }),
   externalId: ExternalIdInput.optional(),
   source: SourceInput.optional(),
-  positionId: text('positionId', MAX_LENGTH.id)
-    .optional()
-    .meta({ description: 'Default: the first open position.' }),
+  positionId: text('positionId', MAX_LENGTH.id).optional().meta({
+    description:
+      'Default: the first open position the official qualifies for (its minLevel at most the official’s level; an official without a level qualifies only for positions without one); if there is none, the first open position, which answers 409 level_too_low.',
+  }),
 })
 
 export const UnassignQuery = z.object({
@@ -243,6 +259,7 @@ export type Game = z.infer<typeof Game>
 export type GameDetail = z.infer<typeof GameDetail>
 export type GameItem = z.output<typeof GameItemInput>
 export type PositionInput = z.output<typeof PositionInput>
+export type AddPositionInput = z.output<typeof AddPositionBody>
 export type UpdateGameInput = z.output<typeof UpdateGameBody>
 export type AssignInput = z.output<typeof AssignBody>
 export type Assignment = z.infer<typeof Assignment>

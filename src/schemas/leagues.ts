@@ -3,6 +3,7 @@ import {
   Currency,
   DateTime,
   ExternalIdInput,
+  extension,
   Id,
   PathId,
   PaymentMode,
@@ -38,20 +39,17 @@ export const League = z
     source: z.string(),
     externalId: z.string().nullable(),
     createdAt: DateTime,
-    timeZone: z.string().meta({ description: 'IANA name; the league’s local time (extension).' }),
-    gameMinutes: z.number().int().meta({ description: 'Length of a game without its own (extension).' }),
-    travelBufferMinutes: z
-      .number()
-      .int()
-      .meta({ description: 'Least gap between an official’s games (extension).' }),
-    maxGamesPerDay: z
-      .number()
-      .int()
-      .nullable()
-      .meta({ description: 'Per official and local day; null: no limit (extension).' }),
-    conflictPolicy: z
-      .enum(CONFLICT_POLICIES)
-      .meta({ description: 'Whether a partner’s assign refuses conflicts (extension).' }),
+    timeZone: extension(z.string(), 'IANA name; the league’s local time (extension).'),
+    gameMinutes: extension(z.number().int(), 'Length of a game without its own (extension).'),
+    travelBufferMinutes: extension(z.number().int(), 'Least gap between an official’s games (extension).'),
+    maxGamesPerDay: extension(
+      z.number().int().nullable(),
+      'Per official and local day; null: no limit (extension).',
+    ),
+    conflictPolicy: extension(
+      z.enum(CONFLICT_POLICIES),
+      'Whether a partner’s assign refuses conflicts (extension).',
+    ),
   })
   .meta({ id: 'League' })
 
@@ -67,26 +65,26 @@ export const LeagueDetail = League.extend({
 
 /** The assigning settings, each optional on create, upsert and PATCH; an upsert keeps those it omits. */
 const leagueSettings = {
-  timeZone: TimeZoneInput.optional(),
-  gameMinutes: integerIn('gameMinutes', GAME_MINUTES.min, GAME_MINUTES.max)
-    .optional()
-    .meta({
-      description: `Minutes, ${GAME_MINUTES.min}–${GAME_MINUTES.max}; default ${GAME_MINUTES.default}.`,
-    }),
-  travelBufferMinutes: integerIn('travelBufferMinutes', TRAVEL_BUFFER_MINUTES.min, TRAVEL_BUFFER_MINUTES.max)
-    .optional()
-    .meta({
-      description: `Minutes, ${TRAVEL_BUFFER_MINUTES.min}–${TRAVEL_BUFFER_MINUTES.max}; default ${TRAVEL_BUFFER_MINUTES.default}.`,
-    }),
-  maxGamesPerDay: integerIn('maxGamesPerDay', MAX_GAMES_PER_DAY.min, MAX_GAMES_PER_DAY.max)
-    .nullable()
-    .optional()
-    .meta({
-      description: `${MAX_GAMES_PER_DAY.min}–${MAX_GAMES_PER_DAY.max}, or null (no limit, the default).`,
-    }),
-  conflictPolicy: z.enum(CONFLICT_POLICIES, { error: 'invalid_conflictPolicy' }).optional().meta({
-    description: '`allow` (default): a partner’s assign ignores conflicts; `refuse`: 409 with the rule.',
-  }),
+  timeZone: extension(
+    TimeZoneInput.optional(),
+    'IANA time zone name, e.g. `America/Los_Angeles`, stored as its canonical name; default `UTC`.',
+  ),
+  gameMinutes: extension(
+    integerIn('gameMinutes', GAME_MINUTES.min, GAME_MINUTES.max).optional(),
+    `Minutes, ${GAME_MINUTES.min}–${GAME_MINUTES.max}; default ${GAME_MINUTES.default}.`,
+  ),
+  travelBufferMinutes: extension(
+    integerIn('travelBufferMinutes', TRAVEL_BUFFER_MINUTES.min, TRAVEL_BUFFER_MINUTES.max).optional(),
+    `Minutes, ${TRAVEL_BUFFER_MINUTES.min}–${TRAVEL_BUFFER_MINUTES.max}; default ${TRAVEL_BUFFER_MINUTES.default}.`,
+  ),
+  maxGamesPerDay: extension(
+    integerIn('maxGamesPerDay', MAX_GAMES_PER_DAY.min, MAX_GAMES_PER_DAY.max).nullable().optional(),
+    `${MAX_GAMES_PER_DAY.min}–${MAX_GAMES_PER_DAY.max}, or null (no limit, the default).`,
+  ),
+  conflictPolicy: extension(
+    z.enum(CONFLICT_POLICIES, { error: 'invalid_conflictPolicy' }).optional(),
+    '`allow` (default): a partner’s assign ignores conflicts; `refuse`: 409 with the rule.',
+  ),
 }
 
 export const UpsertLeagueBody = z.object({

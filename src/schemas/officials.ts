@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { DateTime, Id, isStorableText, MAX_LENGTH, PathId, SourceInput, text } from './common.js'
+import { DateTime, extension, Id, isStorableText, MAX_LENGTH, PathId, SourceInput, text } from './common.js'
 import { Level, LevelInput } from './schedule.js'
 
 export const MembershipStatus = z.enum(['pending', 'approved', 'denied'])
@@ -14,11 +14,11 @@ export const Official = z
     externalId: z.string().nullable(),
     source: z.string(),
     createdAt: DateTime,
-    level: Level.meta({ description: 'The official’s level in this league; null: none (extension).' }),
-    confirmed: z.boolean().meta({
-      description:
-        'Whether the person joined the league (extension). Until they do, the league sees only its own games of theirs: no availability, home point or games elsewhere.',
-    }),
+    level: extension(Level, 'The official’s level in this league; null: none (extension).'),
+    confirmed: extension(
+      z.boolean(),
+      'Whether the person joined the league (extension). Until they do, the league sees only its own games of theirs: no availability, home point or games elsewhere.',
+    ),
   })
   .meta({ id: 'Official' })
 

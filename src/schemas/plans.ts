@@ -6,7 +6,7 @@ import { InstantInput } from './games.js'
 /** Why an official cannot take a position: a conflict rule's code, or the plan's own reason. */
 const ReasonCode = z.string().meta({
   description:
-    'A rule that excludes the official: schedule_conflict, official_unavailable, daily_limit_reached, level_too_low; in a plan also planned_elsewhere (eligible, but every such official fills another position of the plan). Towards a partner, what the person’s time outside the league excludes is one `unavailable` (extension). `unconfirmed` alone (extension): the person has not joined the league, so nothing else about them is told; `eligible` then says whether the league’s own games and rules let them take it.',
+    'A rule that excludes the official: schedule_conflict, official_unavailable, daily_limit_reached, level_too_low; withdrew (they gave this game back: never proposed for it again, though an organizer may still assign them); in a plan also planned_elsewhere (eligible, but every such official fills another position of the plan). Towards a partner, what the person’s time outside the league excludes is one `unavailable` (extension). `unconfirmed` alone (extension): the person has not joined the league, so nothing else about them is told; `eligible` then says whether the league’s own games and rules let them take it.',
   example: 'schedule_conflict',
 })
 
@@ -62,10 +62,18 @@ export const PlanProposal = z
   })
   .meta({ id: 'PlanProposal' })
 
+/** Officials named per reason of an unfilled position: the answer stays bounded whatever the pool. */
+export const REASON_IDS = 20
+
 const UnfilledReason = z
   .object({
     code: ReasonCode,
-    userIds: z.array(Id).meta({ description: 'The officials this rule excluded.' }),
+    count: z.number().int().meta({
+      description: 'How many of the league’s officials this rule excluded (extension).',
+    }),
+    userIds: z.array(Id).meta({
+      description: `The officials this rule excluded: the first ${REASON_IDS} of them in the league’s order of membership (bounded by ${REASON_IDS}, extension); \`count\` says how many there are.`,
+    }),
   })
   .meta({ id: 'UnfilledReason' })
 
@@ -83,6 +91,14 @@ const PlanStats = z
   .object({
     positions: z.number().int(),
     filled: z.number().int(),
+    leads: z.number().int().meta({
+      description:
+        "Positions planned that are their game's lead (its first position, in creation order, that is not cancelled).",
+    }),
+    leadsFilled: z.number().int().meta({
+      description:
+        'Leads the plan fills: among plans that fill the most positions, the plan fills the most leads.',
+    }),
     optimal: z.boolean(),
     solveMs: z.number().int(),
   })

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { EVENT_NAMES } from './events.js'
-import { DateTime, Id, isStorableText, MAX_LENGTH, PathId, SourceInput } from './common.js'
+import { DateTime, extension, Id, isStorableText, MAX_LENGTH, PathId, SourceInput } from './common.js'
 
 export const MAX_DELIVERIES_LIMIT = 200
 const DEFAULT_DELIVERIES_LIMIT = 50
@@ -14,11 +14,11 @@ export const WebhookEndpoint = z
     events: z.array(EventName).meta({ description: 'Empty: every event, including names added later.' }),
     source: z.string(),
     createdAt: DateTime,
-    disabled: z.boolean().meta({
-      description:
-        'RefDesk extension. True once every attempt has failed for the operator’s REFDESK_WEBHOOK_DISABLE_AFTER (5 days by default): nothing is sent until `POST /webhooks/{webhookId}/enable`.',
-    }),
-    disabledAt: DateTime.nullable().meta({ description: 'RefDesk extension. Since when it is disabled.' }),
+    disabled: extension(
+      z.boolean(),
+      'RefDesk extension. True once every attempt has failed for the operator’s REFDESK_WEBHOOK_DISABLE_AFTER (5 days by default): nothing is sent until `POST /webhooks/{webhookId}/enable`.',
+    ),
+    disabledAt: extension(DateTime.nullable(), 'RefDesk extension. Since when it is disabled.'),
   })
   .meta({ id: 'WebhookEndpoint' })
 
@@ -125,23 +125,22 @@ export const DeliveriesQuery = z.object({
     .min(1, { error: 'invalid_limit' })
     .max(MAX_DELIVERIES_LIMIT, { error: 'invalid_limit' })
     .default(DEFAULT_DELIVERIES_LIMIT),
-  cursor: z
-    .string({ error: 'invalid_cursor' })
-    .max(200, { error: 'invalid_cursor' })
-    .transform((text, ctx) => {
-      const cursor = decodeCursor(text)
-      if (cursor === undefined) ctx.addIssue({ code: 'custom', message: 'invalid_cursor' })
-      return cursor ?? z.NEVER
-    })
-    .optional()
-    .meta({
-      description:
-        'RefDesk extension. The `cursor` of the previous page’s `Link: <…>; rel="next"` header, unchanged: the page after it. Pages never repeat or skip a delivery, however many arrive meanwhile.',
-    }),
-  status: z
-    .enum(DELIVERY_STATUSES, { error: 'invalid_status_filter' })
-    .optional()
-    .meta({ description: 'RefDesk extension. Only deliveries with this status.' }),
+  cursor: extension(
+    z
+      .string({ error: 'invalid_cursor' })
+      .max(200, { error: 'invalid_cursor' })
+      .transform((text, ctx) => {
+        const cursor = decodeCursor(text)
+        if (cursor === undefined) ctx.addIssue({ code: 'custom', message: 'invalid_cursor' })
+        return cursor ?? z.NEVER
+      })
+      .optional(),
+    'RefDesk extension. The `cursor` of the previous page’s `Link: <…>; rel="next"` header, unchanged: the page after it. Pages never repeat or skip a delivery, however many arrive meanwhile.',
+  ),
+  status: extension(
+    z.enum(DELIVERY_STATUSES, { error: 'invalid_status_filter' }).optional(),
+    'RefDesk extension. Only deliveries with this status.',
+  ),
 })
 
 export const Delivery = z

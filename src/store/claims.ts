@@ -25,6 +25,22 @@ export async function deleteClaim(db: Kysely<Db>, positionId: string): Promise<v
   await db.deleteFrom('claims').where('position_id', '=', positionId).execute()
 }
 
+/** Whether the user holds a position of the game other than `positionId`. */
+export async function holdsAnotherPosition(
+  db: Kysely<Db>,
+  taking: { gameId: string; userId: string; positionId: string },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('claims')
+    .innerJoin('positions', 'positions.id', 'claims.position_id')
+    .select('claims.id')
+    .where('positions.game_id', '=', taking.gameId)
+    .where('claims.user_id', '=', taking.userId)
+    .where('claims.position_id', '!=', taking.positionId)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
 /** Positions of the league in status `claimed` whose claim is the user's, in creation order. */
 export function listClaimedPositions(
   db: Kysely<Db>,

@@ -3,13 +3,16 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely'
-import type { DatabaseConnection, SqliteDatabase, SqliteStatement } from 'kysely'
+import type { DatabaseConnection, SqliteDatabase } from 'kysely'
 import pg from 'pg'
 import { isPostgresUrl, sqlitePath, unsupportedDatabaseUrl } from './database-url.js'
 import { checkpointInBackground, type Checkpoints } from './checkpoints.js'
 import { migrationProvider } from './migrations/index.js'
 import { listenForNotifications, onNotifications } from './notifications.js'
 import { listenForWork, onWork, type Listener } from './outbox.js'
+import { serverOf, unreachable } from './postgres-errors.js'
+import { readConnections, type DirectReader, type SnapshotLease } from './snapshots.js'
+import { rowBuilder, withStatementCache } from './statements.js'
 import type { Db } from './tables.js'
 
 export type DialectName = 'sqlite' | 'postgres'
@@ -116,7 +119,8 @@ function openSqlite(path: string, pageSize: number, checkpoints: 'inline' | 'bac
     return statement.reader ? statement.all(query.parameters) : undefined
   })
   // An in-memory database is this connection's alone: its big lists are read in one page, synchronously.
-  const readers = path === ':memory:' ? undefined : readConnections(path)
+  const readers =
+    path === ':memory:' ? undefined : readConnections(path, (reader, read) => directReaders.set(reader, read))
   if (readers) snapshotOpeners.set(db, () => readers.open(pageSize))
   const background =
     path !== ':memory:' && checkpoints === 'background' ? checkpointInBackground(sqlite, path) : undefined
@@ -153,19 +157,6 @@ function openSqlite(path: string, pageSize: number, checkpoints: 'inline' | 'bac
 const SQLITE_PAGE_SIZE = 100
 const POSTGRES_PAGE_SIZE = 250
 
-export interface Snapshot {
-  /** Reads see one committed state of the database, whatever commits meanwhile. */
-  readonly db: Kysely<Db>
-  /** Rows (games) per page; Infinity where the reads cannot be paged (one synchronous read each). */
-  readonly pageSize: number
-}
-
-/** A snapshot held open until `release()`, which ends it and hands its connection back (once). */
-export interface SnapshotLease {
-  readonly snapshot: Snapshot
-  release(): Promise<void>
-}
-
 const backgroundCheckpoints = new WeakMap<Kysely<Db>, Checkpoints>()
 
 /** The thread checkpointing this handle's SQLite file, if it has one (`checkpoints: 'background'`). */
@@ -187,82 +178,6 @@ export function openSnapshot(db: Kysely<Db>): Promise<SnapshotLease> {
   const open = snapshotOpeners.get(db)
   return open ? open() : Promise.resolve({ snapshot: { db, pageSize: Infinity }, release: async () => {} })
 }
-
-/** Read connections opened as snapshots need them, up to a few; more snapshots wait for one. */
-const READ_CONNECTIONS = 4
-
-function readConnections(path: string) {
-  interface Reader {
-    sqlite: SQLite.Database
-    db: Kysely<Db>
-  }
-  const all: Reader[] = []
-  const idle: Reader[] = []
-  const waiting: { resolve: (reader: Reader) => void; reject: (error: Error) => void }[] = []
-  let closed = false
-
-  function open(): Reader {
-    const sqlite = new SQLite(path, { readonly: true, fileMustExist: true })
-    sqlite.pragma('busy_timeout = 5000')
-    const statements = withStatementCache(sqlite)
-    const db = new Kysely<Db>({ dialect: new SqliteDialect({ database: statements }) })
-    // Prepared reads run straight on the connection, as on the main one: it is this snapshot's alone.
-    directReaders.set(db, (query) => {
-      const statement = statements.prepare(query.sql)
-      return statement.reader ? statement.all(query.parameters) : undefined
-    })
-    const reader = { sqlite, db }
-    all.push(reader)
-    return reader
-  }
-
-  async function acquire(): Promise<Reader> {
-    if (closed) throw new Error('database closed')
-    const reader = idle.pop() ?? (all.length < READ_CONNECTIONS ? open() : undefined)
-    return reader ?? new Promise((resolve, reject) => waiting.push({ resolve, reject }))
-  }
-
-  function release(reader: Reader): void {
-    if (closed) return
-    const next = waiting.shift()
-    if (next) next.resolve(reader)
-    else idle.push(reader)
-  }
-
-  return {
-    async open(pageSize: number): Promise<SnapshotLease> {
-      const reader = await acquire()
-      try {
-        // A deferred transaction: its snapshot is taken at its first read and held until released. The
-        // connection is read-only: nothing in it can write.
-        reader.sqlite.exec('begin')
-      } catch (error) {
-        release(reader)
-        throw error
-      }
-      let released = false
-      return {
-        snapshot: { db: reader.db, pageSize },
-        async release() {
-          if (released) return
-          released = true
-          try {
-            if (reader.sqlite.open && reader.sqlite.inTransaction) reader.sqlite.exec('rollback')
-          } finally {
-            release(reader)
-          }
-        },
-      }
-    },
-    close(): void {
-      closed = true
-      for (const { reject } of waiting.splice(0)) reject(new Error('database closed'))
-      for (const reader of all) reader.sqlite.close()
-    },
-  }
-}
-
-type DirectReader = (query: CompiledQuery) => unknown[] | Promise<unknown[]> | undefined
 
 const directReaders = new WeakMap<Kysely<Db>, DirectReader>()
 
@@ -293,61 +208,6 @@ const changeStamps = new WeakMap<Kysely<Db>, () => string | undefined>()
  */
 export function changeStamp(db: Kysely<Db>): string | undefined {
   return changeStamps.get(db)?.()
-}
-
-const STATEMENT_CACHE_SIZE = 500
-
-/**
- * Kysely's SQLite driver prepares every statement it runs, and preparing costs more than running a
- * primary-key lookup. The same SQL text gets the same prepared statement here (least recently used
- * evicted). Sharing is safe because better-sqlite3 runs each statement to completion synchronously.
- */
-function withStatementCache(
-  sqlite: SQLite.Database,
-): SqliteDatabase & { prepare(text: string): SqliteStatement } {
-  const statements = new Map<string, SqliteStatement>()
-  return {
-    close: () => sqlite.close(),
-    prepare(text: string) {
-      let statement = statements.get(text)
-      if (statement) statements.delete(text)
-      else {
-        statement = rowMapping(sqlite.prepare(text))
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!)
-      }
-      statements.set(text, statement)
-      return statement
-    },
-  }
-}
-
-/**
- * A reading statement that fetches rows as arrays and builds each object in JavaScript. better-sqlite3
- * builds row objects property by property through its native API, about 1 µs per row of a dozen
- * columns: a third of a game-detail read, and of an import's read of the 500 games it names.
- */
-function rowMapping(statement: SQLite.Statement): SqliteStatement {
-  if (!statement.reader) return statement
-  const toRow = rowBuilder(statement.columns().map((c) => c.name))
-  statement.raw(true)
-  return {
-    reader: true,
-    all: (parameters) => (statement.all(parameters) as unknown[][]).map(toRow),
-    run: (parameters) => statement.run(parameters),
-    *iterate(parameters) {
-      for (const row of statement.iterate(parameters) as IterableIterator<unknown[]>) yield toRow(row)
-    },
-  }
-}
-
-/**
- * One object literal for the statement's columns, compiled once, so every row gets the same shape at
- * the cost of a literal. Names are quoted with JSON.stringify; a repeated name keeps its last column,
- * as better-sqlite3's own objects do.
- */
-function rowBuilder(names: readonly string[]): (row: unknown[]) => Record<string, unknown> {
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: row[${i}]`)
-  return new Function('row', `return { ${fields.join(', ')} }`) as (row: unknown[]) => Record<string, unknown>
 }
 
 function openPostgres(url: string, pageSize: number): Database {
@@ -446,37 +306,6 @@ function openPostgres(url: string, pageSize: number): Database {
     () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     (error) => unreachable(error, serverOf(url)) ?? error,
   )
-}
-
-// Failures to connect at all, as opposed to a server that answers with a refusal (password, database).
-const NETWORK_ERRORS = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-])
-
-/** host:port as the pool connects to it (the URL's, or a `?host=` socket directory; 5432 by default). */
-function serverOf(url: string): string {
-  const parsed = new URL(url)
-  return `${parsed.hostname || parsed.searchParams.get('host') || 'localhost'}:${parsed.port || '5432'}`
-}
-
-/**
- * A connection failure named with the server it tried: `localhost` tries ::1 and 127.0.0.1 and fails
- * with an AggregateError whose own message is empty.
- */
-function unreachable(error: unknown, server: string): Error | undefined {
-  const errors: unknown[] = error instanceof AggregateError ? error.errors : [error]
-  const code = errors
-    .map((e) => (e as NodeJS.ErrnoException | undefined)?.code)
-    .find((c) => c !== undefined && NETWORK_ERRORS.has(c))
-  return code === undefined
-    ? undefined
-    : new Error(`cannot reach PostgreSQL at ${server} (${code})`, { cause: error })
 }
 
 function handle(

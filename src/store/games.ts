@@ -14,6 +14,7 @@ const gameColumns = [
   'games.sport',
   'games.starts_at',
   'games.location',
+  'games.venue',
   'games.latitude',
   'games.longitude',
   'games.status',
@@ -128,6 +129,7 @@ const GAME_COLUMNS = [
   'sport',
   'starts_at',
   'location',
+  'venue',
   'latitude',
   'longitude',
   'status',
@@ -162,6 +164,7 @@ export async function rewriteGames(trx: Transaction<Db>, rows: readonly NewGame[
           sport: eb.ref('excluded.sport'),
           starts_at: eb.ref('excluded.starts_at'),
           location: eb.ref('excluded.location'),
+          venue: eb.ref('excluded.venue'),
           latitude: eb.ref('excluded.latitude'),
           longitude: eb.ref('excluded.longitude'),
           duration_minutes: eb.ref('excluded.duration_minutes'),
@@ -174,20 +177,40 @@ export async function rewriteGames(trx: Transaction<Db>, rows: readonly NewGame[
 }
 
 /**
- * Every game of the league without its own length ends `minutes` after it starts: the league's
- * gameMinutes changed. One statement; the arithmetic is each database's, written in the stored format.
+ * The next page of the league's games without their own length (by `seq`, after `afterSeq`) ends `minutes`
+ * after it starts: the league's gameMinutes changed. Answers each game before and after, so the caller
+ * can tell partners and holders page by page; the arithmetic is each database's, in the stored format.
  */
-export async function rewriteDefaultEnds(db: Kysely<Db>, leagueId: string, minutes: number): Promise<void> {
-  const span = `+${Math.trunc(minutes)} minutes`
-  const end = isPostgres(db)
+export async function rewriteDefaultEndsPage(
+  trx: Transaction<Db>,
+  p: { leagueId: string; minutes: number; afterSeq: number; limit: number; at: string },
+): Promise<{ before: GameRow[]; after: GameRow[] }> {
+  const before = await trx
+    .selectFrom('games')
+    .select(gameColumns)
+    .where('league_id', '=', p.leagueId)
+    .where('duration_minutes', 'is', null)
+    .where('seq', '>', p.afterSeq)
+    .orderBy('seq')
+    .limit(p.limit)
+    .execute()
+  if (before.length === 0) return { before, after: [] }
+  const span = `+${Math.trunc(p.minutes)} minutes`
+  const end = isPostgres(trx)
     ? sql<string>`to_char((starts_at::timestamptz + ${span}::interval) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
     : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', starts_at, ${span})`
-  await db
+  const rewritten = await trx
     .updateTable('games')
-    .set({ ends_at: end })
-    .where('league_id', '=', leagueId)
-    .where('duration_minutes', 'is', null)
+    .set({ ends_at: end, updated_at: p.at })
+    .where(
+      'id',
+      'in',
+      before.map((g) => g.id),
+    )
+    .returningAll()
     .execute()
+  const byId = new Map(rewritten.map((g) => [g.id, g]))
+  return { before, after: before.map((g) => byId.get(g.id)!) }
 }
 
 export function updateGame(

@@ -12,6 +12,8 @@ export interface HeldRow {
   ends_at: string
   /** When the holder joined the game's league; null: not joined, so it counts inside that league only. */
   joined_at: string | null
+  location: string
+  venue: string | null
 }
 
 /**
@@ -41,6 +43,8 @@ export async function listHeldByEmails(
       'games.starts_at',
       'games.ends_at',
       'memberships.confirmed_at as joined_at',
+      'games.location',
+      'games.venue',
     ])
     .where('users.email', 'in', emails)
     .where('positions.status', 'in', ['claimed', 'completed'])

@@ -6,11 +6,12 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
 import { toLeagueClaim, type LeagueClaim } from './claims.js'
-import type { Snapshot } from './database.js'
+import type { Snapshot } from './snapshots.js'
 import { prepared } from './prepared.js'
 import type { Db, GameRow, PaymentRow, PositionRow } from './tables.js'
 
-export { openSnapshot, type Snapshot } from './database.js'
+export { openSnapshot } from './database.js'
+export type { Snapshot } from './snapshots.js'
 
 /** The games of a page: those after (`afterStartsAt`, `afterSeq`) up to the page's last one, included. */
 export interface GameRange {

@@ -9,6 +9,8 @@ import { insertRows } from './bulk.js'
 import { isPostgres } from './dialect.js'
 import { listenOnChannel, type Listener } from './outbox.js'
 import type { Db, NewNotification, NotificationKind } from './tables.js'
+import type { NotificationPayload } from '../schemas/notifications.js'
+import { HOUR_MS, minutesBetween, SECOND_MS } from '../time.js'
 
 const CHANNEL = 'refdesk_notifications'
 const signal = new EventEmitter().setMaxListeners(0)
@@ -97,6 +99,31 @@ export interface PositionContextRow {
   organizer_id: string
   league_source: string
 }
+
+/** What every mail says of its game: written into the payload when queued, read again for a reminder when sent. */
+export type PayloadGame = Pick<
+  NotificationPayload,
+  'label' | 'sport' | 'startsAt' | 'durationMinutes' | 'location' | 'leagueName' | 'leagueTimeZone'
+>
+
+export function payloadGame(c: PositionContextRow): PayloadGame {
+  return {
+    label: c.label,
+    sport: c.sport,
+    startsAt: c.starts_at,
+    durationMinutes: minutesBetween(c.starts_at, c.ends_at),
+    location: c.location,
+    leagueName: c.league_name,
+    leagueTimeZone: c.league_time_zone,
+  }
+}
+
+/**
+ * The one rule of a reminder's time: `reminderHours` before its game starts (ms). The services queue and move
+ * reminders by it, the sender re-arms one whose game moved later by it, and `moveReminders` says it in SQL.
+ */
+export const reminderAt = (startsAt: string, reminderHours: number): number =>
+  Date.parse(startsAt) - reminderHours * HOUR_MS
 
 const POSITION_CONTEXT = [
   'positions.id as position_id',
@@ -204,17 +231,17 @@ export async function dropReminders(
 }
 
 /**
- * Brings the waiting reminders of these games (already rewritten) forward: due `reminderMs` before the game's
- * new start, or at `at` when that has passed, their lease released so a send in flight settles nothing. One
+ * Brings the waiting reminders of these games (already rewritten) forward: due `reminderAt` the game's new
+ * start, or at `at` when that has passed, their lease released so a send in flight settles nothing. One
  * statement per 500 games, the due times computed from the games themselves: on SQLite, 500 single-game
  * statements or an UPDATE … FROM a VALUES list cost more than the reminders they move.
  */
 export async function moveReminders(
   trx: Transaction<Db>,
   gameIds: readonly string[],
-  move: { at: string; reminderMs: number },
+  move: { at: string; reminderHours: number },
 ): Promise<void> {
-  const seconds = move.reminderMs / 1000
+  const seconds = (move.reminderHours * HOUR_MS) / SECOND_MS
   // The same instants JavaScript's toISOString gives.
   const dueAt = isPostgres(trx)
     ? sql`greatest(to_char((g.starts_at::timestamptz - make_interval(secs => ${seconds})) at time zone 'UTC',

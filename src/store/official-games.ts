@@ -108,6 +108,7 @@ export interface OpenPositionFilters {
 
 export type OpenPositionRow = Omit<HeldPositionRow, 'user_id' | 'claimed_at'> & {
   min_level: number | null
+  venue: string | null
   time_zone: string
   travel_buffer_minutes: number
   max_games_per_day: number | null
@@ -134,6 +135,7 @@ export async function listOpenPositions(
     .select(positionColumns)
     .select([
       'positions.min_level',
+      'games.venue',
       'leagues.time_zone',
       'leagues.travel_buffer_minutes',
       'leagues.max_games_per_day',

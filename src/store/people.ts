@@ -1,6 +1,22 @@
 // A person of the app is an email address: the user rows carrying it, their profile and calendar feed.
-import type { Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 import type { Db } from './tables.js'
+
+/**
+ * The one rule of a person's time zone, as SQL over the column holding their address: the zone chosen on
+ * Profile, else their first league's (first membership, else first organized league); null in no league.
+ * The session's person (sessions.ts) and `findPersonZones` both read it.
+ */
+export function personZone(emailColumn: string): RawBuilder<string | null> {
+  const email = sql.ref(emailColumn)
+  return sql<string | null>`coalesce(
+    (select p.time_zone from profiles p where p.email = ${email} and p.time_zone_chosen_at is not null),
+    (select l.time_zone from memberships m
+      join users u on u.id = m.user_id join leagues l on l.id = m.league_id
+      where u.email = ${email} order by m.seq limit 1),
+    (select l.time_zone from leagues l join users u on u.id = l.organizer_id
+      where u.email = ${email} order by l.seq limit 1))`
+}
 
 export async function hasUserWithEmail(db: Kysely<Db>, email: string): Promise<boolean> {
   const row = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()
@@ -52,43 +68,23 @@ export async function listUserIdsByEmail(db: Kysely<Db>, email: string): Promise
   return rows.map((r) => r.id)
 }
 
-/**
- * Each address's time zone: the one chosen on Profile, else its first league's (first membership, else
- * first organized league); absent for an address in no league. The session's person reads the same rule
- * in its one query (sessions.ts).
- */
+/** Each address's time zone by `personZone`; absent for an address in no league that chose none. */
 export async function findPersonZones(
   db: Kysely<Db>,
   emails: readonly string[],
 ): Promise<Map<string, string>> {
-  const zones = new Map<string, string>()
-  if (emails.length === 0) return zones
-  const chosen = await db
-    .selectFrom('profiles')
-    .select(['email', 'time_zone'])
-    .where('email', 'in', emails)
-    .where('time_zone_chosen_at', 'is not', null)
+  if (emails.length === 0) return new Map()
+  const list = [...new Set(emails)]
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('users')
+        .select('email')
+        .where('email', 'in', list)
+        .union(eb.selectFrom('profiles').select('email').where('email', 'in', list))
+        .as('people'),
+    )
+    .select(['people.email', personZone('people.email').as('time_zone')])
     .execute()
-  for (const r of chosen) zones.set(r.email, r.time_zone)
-  const rest = emails.filter((e) => !zones.has(e))
-  if (rest.length === 0) return zones
-  const [members, organizers] = await Promise.all([
-    db
-      .selectFrom('memberships')
-      .innerJoin('users', 'users.id', 'memberships.user_id')
-      .innerJoin('leagues', 'leagues.id', 'memberships.league_id')
-      .select(['users.email', 'leagues.time_zone'])
-      .where('users.email', 'in', rest)
-      .orderBy('memberships.seq')
-      .execute(),
-    db
-      .selectFrom('leagues')
-      .innerJoin('users', 'users.id', 'leagues.organizer_id')
-      .select(['users.email', 'leagues.time_zone'])
-      .where('users.email', 'in', rest)
-      .orderBy('leagues.seq')
-      .execute(),
-  ])
-  for (const r of [...members, ...organizers]) if (!zones.has(r.email)) zones.set(r.email, r.time_zone)
-  return zones
+  return new Map(rows.flatMap((r) => (r.time_zone === null ? [] : [[r.email, r.time_zone] as const])))
 }

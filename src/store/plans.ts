@@ -1,6 +1,6 @@
 // The assignor's reads (the open positions of a window, the league's approved officials with their levels
 // and home points) and its plans, stored as drafts with their JSON parts.
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { approvedOfficial } from './scope.js'
 import type { AssignmentPlanRow, Db } from './tables.js'
 
@@ -12,11 +12,19 @@ export interface OpenSlotRow {
   game_id: string
   starts_at: string
   ends_at: string
+  location: string
+  venue: string | null
   latitude: number | null
   longitude: number | null
+  /** 1 (or true) when the position is its game's lead: no position created before it is cancelled. */
+  is_lead: number | boolean
 }
 
-/** Open positions of the league's games that are neither cancelled nor completed, starting in [from, to). */
+/**
+ * Open positions of the league's games that are neither cancelled nor completed, starting in [from, to),
+ * each with whether it is its game's lead (DESIGN "The centre first": the first position, in creation
+ * order, that is not cancelled).
+ */
 export function listOpenSlots(
   db: Kysely<Db>,
   leagueId: string,
@@ -33,8 +41,16 @@ export function listOpenSlots(
       'games.id as game_id',
       'games.starts_at',
       'games.ends_at',
+      'games.location',
+      'games.venue',
       'games.latitude',
       'games.longitude',
+      sql<number | boolean>`not exists (
+        select 1 from positions earlier
+        where earlier.game_id = positions.game_id
+          and earlier.status <> 'cancelled'
+          and earlier.seq < positions.seq
+      )`.as('is_lead'),
     ])
     .where('games.league_id', '=', leagueId)
     .where('games.status', 'in', ['open', 'claimed'])
@@ -85,6 +101,23 @@ export async function insertPlan(db: Kysely<Db>, row: Omit<AssignmentPlanRow, 's
 
 export function findPlan(db: Kysely<Db>, id: string): Promise<AssignmentPlanRow | undefined> {
   return db.selectFrom('assignment_plans').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** Deletes the league's drafts but the newest `kept`; published plans stay (the record of what was assigned). */
+export async function pruneDrafts(db: Kysely<Db>, leagueId: string, kept: number): Promise<void> {
+  const newest = db
+    .selectFrom('assignment_plans')
+    .select('seq')
+    .where('league_id', '=', leagueId)
+    .where('status', '=', 'draft')
+    .orderBy('seq', 'desc')
+    .limit(kept)
+  await db
+    .deleteFrom('assignment_plans')
+    .where('league_id', '=', leagueId)
+    .where('status', '=', 'draft')
+    .where('seq', 'not in', newest)
+    .execute()
 }
 
 /** draft → published, once: false when another publish got there first. */

@@ -198,6 +198,7 @@ export async function findGameDetailInScope(
     sport: first.sport,
     starts_at: first.starts_at,
     location: first.location,
+    venue: first.venue,
     latitude: first.latitude,
     longitude: first.longitude,
     status: first.status,

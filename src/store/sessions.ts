@@ -1,5 +1,6 @@
 // Sessions of the app, by the SHA-256 of their cookie token, and the person each one signs in.
 import { sql, type Kysely } from 'kysely'
+import { personZone } from './people.js'
 import type { Db } from './tables.js'
 
 export async function insertSession(
@@ -14,7 +15,7 @@ export interface SessionPersonRows {
   expires_at: string
   /** When the session was last used (its creation until then). */
   last_seen_at: string
-  /** The zone the person chose on Profile, else their first league's (as an official, else as organizer). */
+  /** The person's zone (`personZone`): chosen on Profile, else their first league's. */
   time_zone: string | null
   /** Every user row with the session's address, oldest first. */
   user_ids: string[]
@@ -35,37 +36,10 @@ export async function findLiveSession(
   const lastSeen = sql<string>`coalesce(sessions.last_seen_at, sessions.created_at)`
   const rows = await db
     .selectFrom('sessions')
-    .leftJoin('profiles', 'profiles.email', 'sessions.email')
     .leftJoin('users', 'users.email', 'sessions.email')
-    .select([
-      'sessions.email',
-      'sessions.expires_at',
-      'profiles.time_zone',
-      'profiles.time_zone_chosen_at',
-      'users.id as user_id',
-    ])
+    .select(['sessions.email', 'sessions.expires_at', 'users.id as user_id'])
     .select(lastSeen.as('last_seen_at'))
-    .select((eb) =>
-      eb
-        .selectFrom('memberships')
-        .innerJoin('users as member', 'member.id', 'memberships.user_id')
-        .innerJoin('leagues', 'leagues.id', 'memberships.league_id')
-        .select('leagues.time_zone')
-        .whereRef('member.email', '=', 'sessions.email')
-        .orderBy('memberships.seq')
-        .limit(1)
-        .as('first_league_zone'),
-    )
-    .select((eb) =>
-      eb
-        .selectFrom('leagues')
-        .innerJoin('users as organizer', 'organizer.id', 'leagues.organizer_id')
-        .select('leagues.time_zone')
-        .whereRef('organizer.email', '=', 'sessions.email')
-        .orderBy('leagues.seq')
-        .limit(1)
-        .as('first_organized_zone'),
-    )
+    .select(personZone('sessions.email').as('time_zone'))
     .select((eb) =>
       eb
         .exists(
@@ -84,10 +58,7 @@ export async function findLiveSession(
     email: first.email,
     expires_at: first.expires_at,
     last_seen_at: first.last_seen_at,
-    time_zone:
-      (first.time_zone_chosen_at === null ? null : first.time_zone) ??
-      first.first_league_zone ??
-      first.first_organized_zone,
+    time_zone: first.time_zone,
     user_ids: rows.flatMap((r) => (r.user_id === null ? [] : [r.user_id])),
     // SQLite answers EXISTS with 0 or 1, PostgreSQL with a boolean.
     organizes: rows.some((r) => Boolean(r.organizes)),

@@ -93,6 +93,8 @@ interface GamesTable {
   sport: string
   starts_at: Time
   location: string
+  /** The complex the game is played at; null when not given (migration 0021). */
+  venue: Generated<string | null>
   latitude: number | null
   longitude: number | null
   status: GameStatus
@@ -263,6 +265,17 @@ interface AssignmentPlansTable {
   published_at: Time | null
 }
 
+/** How an official gave a game back: `withdrew` from a position they held. */
+export type TurnbackKind = 'withdrew'
+
+interface TurnbacksTable {
+  id: string
+  game_id: string
+  user_id: string
+  kind: TurnbackKind
+  created_at: Time
+}
+
 interface CalendarFeedsTable {
   seq: Generated<number>
   email: string
@@ -411,6 +424,7 @@ export interface Db {
   busy_calendars: BusyCalendarsTable
   busy_events: BusyEventsTable
   assignment_plans: AssignmentPlansTable
+  turnbacks: TurnbacksTable
 }
 
 export type UserRow = Selectable<UsersTable>

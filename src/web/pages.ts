@@ -36,6 +36,11 @@ interface PageOptions {
   readonly status?: number
   readonly nav?: NavKey
   readonly notice?: Notice | undefined
+  /**
+   * The zone every time on the page is shown in: a league's pages pass the league's, the one its schedule is
+   * made in; without it, the person's.
+   */
+  readonly timeZone?: string
 }
 
 /** What every template gets besides its own data (test/web/views.test.ts reads it). */
@@ -69,15 +74,6 @@ export type SendPage = <V extends ViewName, D extends Views[V]>(
   data: Exactly<Views[V], D>,
 ) => FastifyReply
 
-/**
- * A league's pages (every organizer page of one league hands it over, for its tabs) show the league's times
- * in the league's zone, the one its schedule is made in; every other page, the person's.
- */
-function leagueZone(data: object): string | undefined {
-  const league = 'league' in data ? (data.league as { timeZone?: unknown } | undefined) : undefined
-  return typeof league?.timeZone === 'string' ? league.timeZone : undefined
-}
-
 /** `csrfBinding`: what the page's CSRF token is bound to (the session cookie it was served with). */
 export const pageSender =
   (stylesheetHref: string, csrfBinding: (request: FastifyRequest) => string): SendPage =>
@@ -95,7 +91,7 @@ export const pageSender =
         : [],
       csrf: reply.generateCsrf({ userInfo: csrfBinding(request) }),
       person,
-      format: formatters(leagueZone(data) ?? person?.timeZone ?? 'UTC'),
+      format: formatters(options.timeZone ?? person?.timeZone ?? 'UTC'),
       path: paths,
       label: LABELS,
     }

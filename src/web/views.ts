@@ -17,6 +17,7 @@ import type { PersonMembership } from '../domain/pages/leagues.js'
 import type { OpenGame } from '../domain/pages/open-games.js'
 import type { LeagueOverview, OrganizedLeague } from '../domain/pages/organize.js'
 import type { SimulatedOutcome } from '../domain/core/payment-processor.js'
+import type { BatchPreview } from '../domain/payments/season-close.js'
 import type { HeldGame, Schedule } from '../domain/pages/schedule.js'
 import type { NotificationKindName } from '../schemas/notifications.js'
 import type { AssignmentPlan } from '../schemas/plans.js'
@@ -105,6 +106,10 @@ export interface Views {
     listFields: Readonly<Record<string, string>>
     /** What Complete selected did, read back from its redirect. */
     outcome: { completed: number; refused: readonly { name: string; reason: string }[] } | undefined
+    /** "Select all" was asked for: every game on the page that can be completed comes checked. */
+    selectAll: boolean
+    selectAllHref: string
+    clearHref: string
     statuses: readonly GameStatus[]
     more: boolean
     pageHref: (page: number) => string
@@ -158,6 +163,21 @@ export interface Views {
     charged: { paid: number; failed: number; requiresCard: number; refused: number } | undefined
   }
   'organize-charge': { league: OrganizedLeague; payment: LedgerLine; outcomes: readonly SimulatedOutcome[] }
+  /** A bulk action said before it acts (Complete selected, Mark selected paid, Charge selected). */
+  'organize-confirm-batch': {
+    league: OrganizedLeague
+    heading: string
+    preview: BatchPreview
+    /** What the selection's items are called: "game", "games". */
+    noun: { one: string; many: string }
+    /** The action's past participle, for what it cannot do: "completed", "charged". */
+    done: string
+    /** What acting does, in a sentence. */
+    effect: string
+    confirmLabel: string
+    action: string
+    idField: string
+  } & CarriedList
 }
 
 export type ViewName = keyof Views

@@ -2,14 +2,10 @@
 // followed (undici never follows without an interceptor). Failures are named by class, never by message,
 // so no partner-controlled text or secret ends up in the delivery record.
 import { EventEmitter } from 'node:events'
-import { Agent } from 'undici'
-import {
-  AddressRefusedError,
-  guardedLookup,
-  literalAddress,
-  refusalReason,
-  type AddressPolicy,
-} from '../net/address-guard.js'
+import type { Agent } from 'undici'
+import { literalAddress, refusalReason, type AddressPolicy } from '../net/address-guard.js'
+import { guardedAgent } from '../net/guarded-agent.js'
+import { networkErrorClass } from '../net/error-class.js'
 import { envelopeBody, signedHeaders, type Envelope } from './sign.js'
 
 export interface TransportOptions {
@@ -22,16 +18,12 @@ export interface TransportOptions {
 }
 
 export function createAgent(options: TransportOptions): Agent {
-  return new Agent({
+  return guardedAgent({
+    policy: options.policy,
+    timeoutMs: options.timeoutMs,
     connections: options.connectionsPerOrigin,
-    keepAliveTimeout: 30_000,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-    connect: {
-      lookup: guardedLookup(options.policy),
-      timeout: options.timeoutMs,
-      ...(options.ca !== undefined && { ca: options.ca }),
-    },
+    keepAliveTimeoutMs: 30_000,
+    ca: options.ca,
   })
 }
 
@@ -122,26 +114,9 @@ export async function attempt(
     const ok = response.statusCode >= 200 && response.statusCode < 300
     return { ok, statusCode: response.statusCode, error: ok ? null : 'http_status' }
   } catch (error) {
-    return { ok: false, statusCode: null, error: timedOut ? 'timeout' : errorClass(error) }
+    return { ok: false, statusCode: null, error: timedOut ? 'timeout' : networkErrorClass(error) }
   } finally {
     clearTimeout(timer)
     signal?.removeEventListener('abort', stop)
   }
-}
-
-const TLS_CODE = /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_CERT)/
-
-function errorClass(error: unknown): string {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof AddressRefusedError) return `address_refused:${e.reason}`
-    const code = (e as { code?: unknown }).code
-    if (typeof code !== 'string') continue
-    if (code === 'ECONNREFUSED') return 'connection_refused'
-    if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return 'connection_reset'
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return 'dns_error'
-    if (code.endsWith('TIMEOUT') || code === 'ETIMEDOUT') return 'timeout'
-    if (TLS_CODE.test(code)) return 'tls_error'
-    if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'unreachable'
-  }
-  return 'network_error'
 }

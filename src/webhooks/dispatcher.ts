@@ -36,6 +36,7 @@ import { groupCommit, type GroupCommit } from './group-commit.js'
 import { outcomeOf } from './outcome.js'
 import { MAX_BATCH_FACTOR, Pacing } from './pacing.js'
 import { DEFAULT_DISABLE_AFTER_MS, DEFAULT_SOURCE_CONCURRENCY, type WebhookSettings } from './settings.js'
+import { iso } from '../time.js'
 
 export interface DispatcherOptions {
   /** The database handle: its queries, and its wake-ups when deliveries are announced. */
@@ -75,8 +76,6 @@ export interface Dispatcher {
 
 /** A lease is renewed once a quarter of it has passed, checked every quarter: it always has half left. */
 const RENEW_FRACTION = 4
-
-const iso = (ms: number) => new Date(ms).toISOString()
 
 /** How long a finished attempt may wait for others to share its commit, and how many may share one. */
 const RECORD_WINDOW_MS = 25

@@ -3,8 +3,7 @@
 import type { AttemptOutcome, DeliveryJob, Lease } from '../store/leases.js'
 import type { AttemptResult } from './deliver.js'
 import { nextAttemptDelay } from './retry-schedule.js'
-
-const iso = (ms: number) => new Date(ms).toISOString()
+import { iso } from '../time.js'
 
 export interface Timing {
   started: number

@@ -1,8 +1,9 @@
 // REFDESK_WEBHOOK_RETRY_SCHEDULE: the delay before each attempt (`0s,5s,5m,30m,2h,5h,10h,10h`), so its
 // length is the number of attempts.
+import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from '../time.js'
 export const DEFAULT_RETRY_SCHEDULE = '0s,5s,5m,30m,2h,5h,10h,10h'
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+const UNIT_MS: Record<string, number> = { ms: 1, s: SECOND_MS, m: MINUTE_MS, h: HOUR_MS, d: DAY_MS }
 
 export function parseRetrySchedule(text: string): number[] {
   const delays = text.split(',').map((part) => {

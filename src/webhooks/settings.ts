@@ -1,5 +1,6 @@
 // How the dispatcher delivers, as one value: config.ts reads it from the environment, tests build it.
 import type { AddressPolicy } from '../net/address-guard.js'
+import { DAY_MS } from '../time.js'
 
 export interface WebhookSettings {
   /** Delay before each attempt, in ms; its length is the number of attempts. */
@@ -17,5 +18,5 @@ export interface WebhookSettings {
   readonly disableAfterMs?: number
 }
 
-export const DEFAULT_DISABLE_AFTER_MS = 5 * 86_400_000
+export const DEFAULT_DISABLE_AFTER_MS = 5 * DAY_MS
 export const DEFAULT_SOURCE_CONCURRENCY = 8

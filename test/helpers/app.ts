@@ -6,7 +6,7 @@ import { afterEach, beforeEach, expect } from 'vitest'
 import { buildHttp, openRuntime, type HttpOptions, type Runtime } from '../../src/app.js'
 import type { Clock } from '../../src/clock.js'
 import { issueKey, type IssuedKey } from '../../src/domain/partners/api-keys.js'
-import type { Deps } from '../../src/domain/core/deps.js'
+import { DEFAULT_LIMITS, type Deps, type Limits } from '../../src/domain/core/deps.js'
 import type { App } from '../../src/http/server.js'
 import { parseAllowPrivate, type AddressPolicy } from '../../src/net/address-guard.js'
 import { cloneTemplate } from './pg.js'
@@ -97,6 +97,8 @@ export async function buildTestApp(
     /** Another database than the test's own (a SQLite file, say); migrated when it is SQLite. */
     databaseUrl?: string
     snapshotPageSize?: number
+    /** Bounds lowered so that the smallest data reaches them. */
+    limits?: Partial<Limits>
   } = {},
 ): Promise<TestApp> {
   const databaseUrl = options.databaseUrl ?? (await testDatabaseUrl())
@@ -105,6 +107,7 @@ export async function buildTestApp(
     webhookPolicy: options.webhookPolicy ?? TEST_WEBHOOK_POLICY,
     ...(options.clock !== undefined && { clock: options.clock }),
     ...(options.snapshotPageSize !== undefined && { snapshotPageSize: options.snapshotPageSize }),
+    ...(options.limits !== undefined && { limits: { ...DEFAULT_LIMITS, ...options.limits } }),
   })
   const app = await buildHttp(runtime, options.logger, options.http)
   await app.ready()

@@ -100,6 +100,7 @@ export interface PositionFixture {
   status?: PositionStatus
   /** The user holding a confirmed claim on the position; omitted → no claim. */
   officialId?: string
+  minLevel?: number
 }
 
 export interface GameFixture {
@@ -109,6 +110,8 @@ export interface GameFixture {
   externalId?: string
   /** The game's own length; default none: it lasts its league's gameMinutes. */
   durationMinutes?: number
+  /** Default `Field 1`: seeded games share one place, so only overlap conflicts between them. */
+  location?: string
   /** Default: one open position labelled `Official` paying 25.00. */
   positions?: readonly PositionFixture[]
 }
@@ -145,7 +148,8 @@ export async function seedGame(
       starts_at: startsAt,
       duration_minutes: overrides.durationMinutes ?? null,
       ends_at: new Date(Date.parse(startsAt) + minutes * 60_000).toISOString(),
-      location: 'Field 1',
+      location: overrides.location ?? 'Field 1',
+      venue: null,
       latitude: null,
       longitude: null,
       status: overrides.status ?? rollupStatus('open', positions.map(positionStatus)),
@@ -176,6 +180,7 @@ export async function seedPosition(
       label: overrides.label ?? 'Official',
       pay_cents: overrides.payCents ?? 2500,
       status: positionStatus(overrides),
+      min_level: overrides.minLevel ?? null,
       created_at: at,
       updated_at: at,
     })

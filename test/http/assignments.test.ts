@@ -55,6 +55,7 @@ describe('assignments', () => {
           durationMinutes: 90,
           endsAt: '2030-05-01T19:30:00.000Z',
           location: 'Field 1',
+          venue: null,
           status: 'claimed',
           latitude: null,
           longitude: null,
@@ -223,7 +224,7 @@ describe('assignments', () => {
       expect(await claimCount(game.positionIds[0]!)).toBe(0)
     })
 
-    it('position errors: not found, taken, not open, no open position', async () => {
+    it('position errors: not found, taken, not open, no open position (a cancelled game’s kept claim included)', async () => {
       const p = await t.partner()
       const leagueId = await league(p)
       const ann = await official(p, leagueId, 'ann')
@@ -236,6 +237,11 @@ describe('assignments', () => {
         status: 'cancelled',
         positions: [{ status: 'cancelled' }],
       })
+      // Cancelled through the API with a claim: the claimed slot is kept, the open one cancelled.
+      const cancelledCrew = await seedGame(t.deps.db, leagueId, {
+        positions: [{ officialId: bob.userId }, {}],
+      })
+      expect((await p.delete(`/games/${cancelledCrew.id}`)).status).toBe(200)
       const emptyGame = await seedGame(t.deps.db, leagueId, {
         status: 'completed',
         positions: [{ status: 'completed' }, { status: 'cancelled' }],
@@ -249,6 +255,9 @@ describe('assignments', () => {
         [game.id, undefined, 409, 'position_taken'],
         [cancelledGame.id, cancelledGame.positionIds[0], 409, 'position_not_open'],
         [cancelledGame.id, undefined, 409, 'no_open_position'],
+        [cancelledCrew.id, undefined, 409, 'no_open_position'],
+        [cancelledCrew.id, cancelledCrew.positionIds[0], 409, 'position_not_open'],
+        [cancelledCrew.id, cancelledCrew.positionIds[1], 409, 'position_not_open'],
         [emptyGame.id, undefined, 409, 'no_open_position'],
       ]
       for (const [gameId, positionId, status, error] of cases) {
@@ -462,6 +471,7 @@ describe('assignments', () => {
           durationMinutes: 90,
           endsAt: '2030-01-01T11:30:00.000Z',
           location: 'Field 1',
+          venue: null,
           status: 'completed',
           latitude: null,
           longitude: null,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { ERROR_STATUS } from '../../src/domain/core/errors.js'
 import { revokeKey } from '../../src/domain/partners/api-keys.js'
 import { useTestApp } from '../helpers/app.js'
 
@@ -11,6 +12,10 @@ describe('authentication', () => {
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ version: 'v1', mcp: 'http://localhost:80/api/v1/mcp' })
     expect(res.body.data.webhookEvents).toHaveLength(13)
+    // Every status a partner's operation can answer, 429 included (405 is only the MCP endpoint's).
+    const statuses = new Set(Object.values(ERROR_STATUS).filter((status) => status !== 405))
+    for (const status of statuses) expect(res.body.data.notes.errors).toContain(String(status))
+    expect(res.body.data.notes.errors).toContain('Retry-After')
     expect(res.body.data.endpoints).toEqual(
       expect.arrayContaining([
         'GET /leagues',

@@ -83,6 +83,32 @@ describe('conflict rules', () => {
     expect((await assign(p, g.id, userId)).body).toEqual({ error: 'schedule_conflict' })
   })
 
+  it('holds one official to one position a game on every path: a partner’s allow and Assign anyway too', async () => {
+    const p = await t.partner()
+    const leagueId = await league(p)
+    const userId = await official(p, leagueId, uniqueEmail('cyd'))
+    const g = await game(p, leagueId, SIX, { positions: [{}, {}, {}] })
+    const [first, second, third] = g.positions.map((x) => x.id) as [string, string, string]
+    expect((await p.post(`/games/${g.id}/assign`, { userId, positionId: first })).status).toBe(200)
+    // conflictPolicy `allow`: the partner's assign skips the person's time, never this rule.
+    const refused = await p.post(`/games/${g.id}/assign`, { userId, positionId: second })
+    expect(refused).toMatchObject({ status: 409, body: { error: 'schedule_conflict' } })
+    const user = (await users.findUser(t.deps.db, userId))!
+    const anyway = t.deps.db
+      .transaction()
+      .execute((trx) =>
+        claimFor(
+          trx,
+          t.deps,
+          { leagueId, gameId: g.id, positionId: third, user, by: 'organizer', inApp: false, force: true },
+          '2030-04-01T00:00:00.000Z',
+        ),
+      )
+    await expect(anyway).rejects.toMatchObject({ code: 'schedule_conflict' })
+    const detail = (await p.get(`/games/${g.id}`)).body.data
+    expect(detail.positions.map((x: { status: string }) => x.status)).toEqual(['claimed', 'open', 'open'])
+  })
+
   it('refuses a blackout (official_unavailable) and a day over maxGamesPerDay in the league’s time zone', async () => {
     const email = uniqueEmail('di')
     const p = await t.partner()

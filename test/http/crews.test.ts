@@ -185,6 +185,23 @@ describe('crews', () => {
       expect((await p.get(`/games/${game.id}`)).body.data.positions).toHaveLength(1)
     })
 
+    it('takes source as every write does: own echoed, foreign 400 source_mismatch, app source_reserved', async () => {
+      const p = await t.partner()
+      const { game } = await leagueWithGame(p)
+      expect((await p.post(`/games/${game.id}/positions`, { source: p.source })).status).toBe(201)
+      expect(await p.post(`/games/${game.id}/positions`, { source: 'someone-else' })).toMatchObject({
+        status: 400,
+        body: { error: 'source_mismatch' },
+      })
+      expect((await p.post(`/games/${game.id}/positions`, { source: 'app' })).body).toEqual({
+        error: 'source_reserved',
+      })
+      expect((await p.post(`/games/${game.id}/positions`, { source: 7 })).body).toEqual({
+        error: 'invalid_source',
+      })
+      expect((await p.get(`/games/${game.id}`)).body.data.positions).toHaveLength(2)
+    })
+
     it('answers 404 for another partner’s game', async () => {
       const p = await t.partner()
       const other = await t.partner()

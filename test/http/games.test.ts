@@ -58,6 +58,7 @@ describe('games', () => {
               durationMinutes: 90,
               endsAt: endsAt(startsAt(18)),
               location: 'Field 1',
+              venue: null,
               status: 'open',
               latitude: null,
               longitude: null,
@@ -73,6 +74,7 @@ describe('games', () => {
               durationMinutes: 90,
               endsAt: endsAt(startsAt(9)),
               location: '',
+              venue: null,
               status: 'open',
               latitude: 40.5,
               longitude: -73.25,
@@ -487,6 +489,7 @@ describe('games', () => {
       'positions',
       'sport',
       'startsAt',
+      'venue',
     ])
   })
 

@@ -91,6 +91,13 @@ const FIELDS: Field[] = [
     send: (p, w, v) => game(p, w, { location: v }),
   },
   {
+    name: 'POST games venue',
+    max: MAX_LENGTH.venue,
+    code: 'invalid_venue',
+    value: plain,
+    send: (p, w, v) => game(p, w, { venue: v }),
+  },
+  {
     name: 'POST games label',
     max: MAX_LENGTH.label,
     code: 'invalid_label',

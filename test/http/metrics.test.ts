@@ -1,12 +1,13 @@
 // GET /metrics: the Prometheus exposition of requests by operation, MCP tool calls, the dispatcher's
 // deliveries and the runtime's backlog, open or behind REFDESK_METRICS_TOKEN, or on a port of its own.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buildHttp, serveMetrics, type App } from '../../src/app.js'
 import { fanOut } from '../../src/webhooks/fan-out.js'
 import { isPostgres, useTestApp } from '../helpers/app.js'
 import { inMemoryMcp } from '../mcp/clients.js'
 import { useDispatchers } from '../webhooks/dispatch.js'
 import { startReceiver, type Receiver } from '../webhooks/receiver.js'
+import { eventually } from '../helpers/eventually.js'
 
 /** The value of one series in an exposition, 0 when absent. */
 function value(text: string, series: string): number {
@@ -86,7 +87,7 @@ describe('GET /metrics', () => {
     expect(value(before, 'refdesk_webhook_oldest_pending_seconds')).toBeGreaterThanOrEqual(0)
     await dispatcher()
     await receiver.waitForAccepted(1)
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       const text = (await scrape()).text
       expect(value(text, 'refdesk_webhook_deliveries_total{outcome="succeeded"}')).toBe(
         value(before, 'refdesk_webhook_deliveries_total{outcome="succeeded"}') + 1,

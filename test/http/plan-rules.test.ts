@@ -72,8 +72,8 @@ describe('the assignor keeps the conflict rules with the league’s settings', (
         left.id,
         [
           // Eligible alone, but the daily limit lets the plan give her one of the two.
-          { code: 'planned_elsewhere', userIds: [ann.userId] },
-          { code: 'level_too_low', userIds: [bob.userId] },
+          { code: 'planned_elsewhere', count: 1, userIds: [ann.userId] },
+          { code: 'level_too_low', count: 1, userIds: [bob.userId] },
         ],
       ],
     ])

@@ -23,6 +23,8 @@ describe('the assignor over REST', () => {
   async function game(leagueId: string, startsAt: string, claims: (string | undefined)[] = [undefined]) {
     const seeded = await seedGame(t.deps.db, leagueId, {
       startsAt,
+      // A field per start: games apart in time are at different places, so the travel buffer applies.
+      location: `Field at ${startsAt}`,
       positions: claims.map((officialId) => (officialId ? { officialId } : {})),
     })
     await t.deps.db
@@ -127,7 +129,11 @@ describe('the assignor over REST', () => {
       expect(new Set(plan.proposals.map((x: { userId: string }) => x.userId)).size).toBe(2)
       expect(plan.unfilled).toHaveLength(1)
       expect(plan.unfilled[0].reasons).toEqual([
-        { code: 'planned_elsewhere', userIds: expect.arrayContaining([ann.userId, bob.userId]) },
+        {
+          code: 'planned_elsewhere',
+          count: 2,
+          userIds: expect.arrayContaining([ann.userId, bob.userId]),
+        },
       ])
       const all = [...g1.positionIds, ...g2.positionIds]
       expect(all).toContain(plan.unfilled[0].positionId)
@@ -153,7 +159,7 @@ describe('the assignor over REST', () => {
           positionId: open.positionIds[0],
           startsAt: at(10),
           label: 'Official',
-          reasons: [{ code: 'schedule_conflict', userIds: [ann.userId] }],
+          reasons: [{ code: 'schedule_conflict', count: 1, userIds: [ann.userId] }],
         },
       ])
     })

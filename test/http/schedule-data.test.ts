@@ -68,6 +68,18 @@ describe('schedule data', () => {
       })
     })
 
+    it('stores timeZone by its canonical name on create, upsert and PATCH', async () => {
+      const p = await t.partner()
+      expect(await league(p, { externalId: 'L', timeZone: 'europe/berlin' })).toMatchObject({
+        timeZone: 'Europe/Berlin',
+      })
+      const again = await league(p, { externalId: 'L', timeZone: 'AMERICA/NEW_YORK' })
+      expect(again.timeZone).toBe('America/New_York')
+      const patched = await p.patch(`/leagues/${again.id}`, { timeZone: 'utc' })
+      expect(patched.body.data.timeZone).toBe('UTC')
+      expect((await p.get(`/leagues/${again.id}`)).body.data.timeZone).toBe('UTC')
+    })
+
     const invalid: [string, unknown][] = [
       ['timeZone', 'Mars/Olympus_Mons'],
       ['timeZone', '+01:00'],
@@ -175,6 +187,27 @@ describe('schedule data', () => {
         durationMinutes: 30,
         endsAt: plus(START, 30),
       })
+    })
+
+    it('a new gameMinutes emits game.updated for each game without its own length, and only those', async () => {
+      const p = await t.partner()
+      const { id } = await league(p, { externalId: 'L' })
+      const created = (
+        await p.post(`/leagues/${id}/games`, {
+          games: [{ startsAt: START }, { startsAt: START, durationMinutes: 120 }],
+        })
+      ).body.data.created
+      await p.patch(`/leagues/${id}`, { gameMinutes: 45 })
+      await p.post('/leagues', { name: 'L', externalId: 'L', gameMinutes: 30 })
+      // The same length again moves nothing and emits nothing.
+      await p.patch(`/leagues/${id}`, { gameMinutes: 30 })
+      const events = (await eventsOf(t.deps.db, id)).filter((e) => e.event === 'game.updated')
+      const plain = (await p.get(`/leagues/${id}/games`)).body.data[0]
+      expect(events.map((e) => e.data)).toEqual([
+        { ...plain, leagueId: id, durationMinutes: 45, endsAt: plus(START, 45) },
+        { ...plain, leagueId: id },
+      ])
+      expect(plain).toMatchObject({ id: created[0].id, endsAt: plus(START, 30) })
     })
 
     it('PATCH takes durationMinutes, moves endsAt with startsAt, and emits game.updated', async () => {

@@ -31,6 +31,19 @@ describe('the MCP tool catalog', () => {
     }
   })
 
+  it('describes the games’ bodies as their schemas are: crews and lengths on import, every field of update_game', () => {
+    const described = (name: string) =>
+      TOOL_LIST.find((tool) => tool.name === `refdesk_${name}`)!.description!
+    const upsert = described('upsert_games')
+    expect(upsert).not.toContain('one open position each')
+    for (const field of ['positions', 'durationMinutes', 'minLevel']) expect(upsert).toContain(field)
+    const update = TOOL_LIST.find((tool) => tool.name === 'refdesk_update_game')!
+    const fields = Object.keys((update.inputSchema as { properties: object }).properties)
+    const settable = fields.filter((field) => !['gameId', 'source', 'status'].includes(field))
+    expect(settable).toContain('durationMinutes')
+    for (const field of settable) expect(described('update_game')).toContain(field)
+  })
+
   it('has advice for every code a tool can answer', () => {
     const codes = new Set(TOOLS.flatMap((spec) => spec.operation.errors))
     codes.delete('invalid_json')

@@ -2,12 +2,13 @@
 // Request-Id header and stateless serving.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { buildHttp, type App } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { useTestApp } from '../helpers/app.js'
 import { httpMcp, listen } from './clients.js'
 import { EXTENSION_OPERATIONS } from '../../src/operations/index.js'
+import { eventually } from '../helpers/eventually.js'
 
 const INITIALIZE = {
   jsonrpc: '2.0',
@@ -61,7 +62,7 @@ describe('MCP over HTTP', () => {
       expect((await client.listTools()).tools).toHaveLength(23)
       expect((await client.callTool({ name: 'refdesk_list_leagues', arguments: {} })).isError).toBeFalsy()
       // After initialize the client asks for a stream once; a 405 tells it there is none.
-      await vi.waitFor(() => expect(gets).toEqual([405]))
+      await eventually(() => expect(gets).toEqual([405]))
     } finally {
       await client.close()
     }

@@ -117,6 +117,24 @@ describe('notification kinds', () => {
     expect(lengthened.text).toContain('Length: 90 minutes -> 60 minutes')
   })
 
+  it('changed (league gameMinutes): holders of upcoming games without their own length; not of played or cancelled ones', async () => {
+    const { p, leagueId, userId, ann, game } = await held()
+    const played = await seedGame(t.deps.db, leagueId, {
+      startsAt: '2020-05-01T18:00:00.000Z',
+      positions: [{ officialId: userId }],
+    })
+    const cancelled = await seedGame(t.deps.db, leagueId, { positions: [{ officialId: userId }] })
+    await t.deps.db.updateTable('games').set({ status: 'cancelled' }).where('id', '=', cancelled.id).execute()
+    await seedGame(t.deps.db, leagueId, { durationMinutes: 60, positions: [{ officialId: userId }] })
+    expect((await p.patch(`/leagues/${leagueId}`, { gameMinutes: 120 })).status).toBe(200)
+    await mail.flush()
+    const mails = await mail.mails()
+    expect(mails.map((m) => [m.to, m.subject])).toEqual([[ann, 'Changed: soccer, Wed, May 1, 6:00 PM UTC']])
+    expect(mails[0]!.text).toContain('Length: 90 minutes -> 120 minutes')
+    expect((await p.get(`/games/${game.id}`)).body.data.endsAt).toBe('2030-05-01T20:00:00.000Z')
+    expect((await p.get(`/games/${played.id}`)).body.data.endsAt).toBe('2020-05-01T20:00:00.000Z')
+  })
+
   it('times are in the league’s time zone for a recipient who chose none, in their own once they do', async () => {
     const { p, leagueId, ann, organizer, game } = await held()
     expect((await p.patch(`/leagues/${leagueId}`, { timeZone: 'America/Los_Angeles' })).status).toBe(200)

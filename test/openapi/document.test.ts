@@ -89,6 +89,14 @@ describe('the OpenAPI document as a partner reads it', () => {
     expect(doc.info.license).toEqual({ name: 'Apache-2.0', identifier: 'Apache-2.0' })
   })
 
+  it('says assign without positionId takes the first open position the official qualifies for', () => {
+    const assign = doc.paths['/api/v1/games/{gameId}/assign'].post
+    const { positionId } = assign.requestBody.content['application/json'].schema.properties
+    expect(positionId.description).toMatch(/^Default: the first open position the official qualifies for/)
+    expect(positionId.description).toContain('level_too_low')
+    expect(assign.summary).toContain('the first open one they qualify for')
+  })
+
   it('describes every operation and every response, and every tag it uses', () => {
     const tags = new Set(doc.tags.map((t: any) => t.name))
     for (const { where, op } of operationsOf(doc)) {

@@ -5,6 +5,60 @@ import { TOOL_LIST, TOOLS } from '../../src/mcp/server.js'
 import { EXTENSION_OPERATIONS, OPERATIONS } from '../../src/operations/index.js'
 import { fetchDocument, operationsOf } from './helpers.js'
 
+/** The fields beyond the spec's model in the spec's own shapes and operations, where each sits. */
+const EXTENSION_FIELDS = [
+  'League.timeZone',
+  'League.gameMinutes',
+  'League.travelBufferMinutes',
+  'League.maxGamesPerDay',
+  'League.conflictPolicy',
+  ...['LeagueListItem', 'LeagueDetail', 'upsertLeague body', 'updateLeague body'].flatMap((at) =>
+    ['timeZone', 'gameMinutes', 'travelBufferMinutes', 'maxGamesPerDay', 'conflictPolicy'].map(
+      (field) => `${at}.${field}`,
+    ),
+  ),
+  ...['GameSummary', 'Game', 'GameDetail'].flatMap((at) => [`${at}.durationMinutes`, `${at}.endsAt`]),
+  'Position.minLevel',
+  'PositionDetail.minLevel',
+  'Official.level',
+  'Official.confirmed',
+  'WebhookEndpoint.disabled',
+  'WebhookEndpoint.disabledAt',
+  'CreatedWebhookEndpoint.disabled',
+  'CreatedWebhookEndpoint.disabledAt',
+  'upsertGames body.games[].durationMinutes',
+  'upsertGames body.games[].positions',
+  'updateGame body.durationMinutes',
+  'upsertOfficial body.level',
+  'upsertGames header.idempotency-key',
+  'assignPosition header.idempotency-key',
+  'createWebhook header.idempotency-key',
+  'listWebhookDeliveries query.cursor',
+  'listWebhookDeliveries query.status',
+]
+
+/** Every field of the document's schemas, request bodies and parameters outside extension operations. */
+function fieldsOf(doc: any): { where: string; schema: any }[] {
+  const found: { where: string; schema: any }[] = []
+  const walk = (node: any, where: string): void => {
+    if (node === null || typeof node !== 'object') return
+    for (const [name, child] of Object.entries<any>(node.properties ?? {})) {
+      found.push({ where: `${where}.${name}`, schema: child })
+      walk(child, `${where}.${name}`)
+    }
+    if (node.items) walk(node.items, `${where}[]`)
+    for (const branch of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) walk(branch, where)
+  }
+  for (const [name, schema] of Object.entries<any>(doc.components.schemas)) walk(schema, name)
+  for (const { where, op } of operationsOf(doc)) {
+    if (op['x-refdesk-extension'] || where.startsWith('webhook ')) continue
+    walk(op.requestBody?.content?.['application/json']?.schema, `${op.operationId} body`)
+    for (const p of op.parameters ?? [])
+      found.push({ where: `${op.operationId} ${p.in}.${p.name}`, schema: { ...p.schema, ...p } })
+  }
+  return found
+}
+
 const EXTENSIONS = [
   'testWebhook',
   'retryWebhookDelivery',
@@ -37,6 +91,17 @@ describe('RefDesk extensions', () => {
     expect(EXTENSION_OPERATIONS.map((o) => o.operationId).sort()).toEqual([...EXTENSIONS].sort())
     expect(EXTENSION_OPERATIONS.every((o) => o.extension === true)).toBe(true)
     expect(OPERATIONS.some((o) => o.extension)).toBe(false)
+  })
+
+  it('mark each field beyond the spec x-refdesk-extension, in responses, bodies and parameters alike', () => {
+    const fields = fieldsOf(doc)
+    const marked = fields.filter(({ schema }) => schema['x-refdesk-extension'] === true)
+    expect(marked.map(({ where }) => where).sort()).toEqual([...EXTENSION_FIELDS].sort())
+    // A field whose description calls it an extension is marked as one.
+    const said = fields.filter(({ schema }) => /extension/i.test(schema.description ?? ''))
+    expect(
+      said.filter(({ schema }) => schema['x-refdesk-extension'] !== true).map(({ where }) => where),
+    ).toEqual([])
   })
 
   it('have no MCP tool but the assignor’s three: the server keeps the spec’s 20 and adds those', () => {

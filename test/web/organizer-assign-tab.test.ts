@@ -2,6 +2,9 @@
 // to the tab, position.claimed) and the others with their reason; Fill automatically → the draft plan →
 // Publish (position.claimed each, once). Another league's ids answer Not found; forms need their token.
 import { describe, expect, it } from 'vitest'
+import { assignPosition, withdrawClaim } from '../../src/domain/assignments/assignments.js'
+import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
+import { listCandidates } from '../../src/domain/plans/assignment-plans.js'
 import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { useWebApp } from './browser-like.js'
 
@@ -76,6 +79,30 @@ describe("the organizer's Assign tab", () => {
     expect(after.body).toContain('1 assigned')
     const twice = await olga.post(`${planUrl}/publish`)
     expect(twice.location).toBe(`${planUrl}?notice=already_published`)
+  })
+
+  it('remembers a turnback: marked, never proposed again by candidates or a plan, still assignable by hand', async () => {
+    const { db, olgaEmail, metro, sam, game } = await world()
+    const positionId = game.positionIds[0]!
+    await assignPosition(t.runtime.deps, CONSOLE_CALLER, game.id, { userId: sam, positionId })
+    await withdrawClaim(t.runtime.deps, CONSOLE_CALLER, positionId)
+    const candidates = await listCandidates(t.runtime.deps, CONSOLE_CALLER, game.id, positionId)
+    expect(candidates.find((c) => c.userId === sam)).toMatchObject({ eligible: false, reasons: ['withdrew'] })
+    const olga = await t.signIn(olgaEmail)
+    const board = await olga.get(`/app/organize/leagues/${metro}/assign`)
+    expect(board.body).toContain('Turned back by Sam Reed')
+    expect(board.body).toContain('Sam Reed turned this game back')
+    expect(board.body).toContain('Nobody can take it now.')
+    const planUrl = (await olga.post(`/app/organize/leagues/${metro}/plans`)).location!
+    expect((await olga.get(planUrl)).body).not.toContain('<strong>Sam Reed</strong>')
+    await olga.get(`/app/organize/games/${game.id}`)
+    const byHand = await olga.post(`/app/organize/games/${game.id}/assign`, { userId: sam, positionId })
+    expect(byHand.location).toBe(`/app/organize/games/${game.id}?notice=assigned`)
+    expect((await eventsOf(db, metro)).map((e) => e.event)).toEqual([
+      'position.claimed',
+      'position.withdrawn',
+      'position.claimed',
+    ])
   })
 
   it("answers Not found for another league's tab and plan, and refuses a form without its token", async () => {

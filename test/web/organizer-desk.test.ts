@@ -121,6 +121,28 @@ describe("the organizer's game page", () => {
     expect(unknown.location).toContain('notice=not_official')
   })
 
+  it('never offers Assign anyway for a second position of a game the official already works', async () => {
+    const { db, olgaEmail, sam, game } = await world()
+    const [referee, line] = game.positionIds as [string, string]
+    const olga = await t.signIn(olgaEmail)
+    await olga.get(`/app/organize/games/${game.id}`)
+    await olga.post(`/app/organize/games/${game.id}/assign`, { userId: sam, positionId: referee })
+    await olga.get(`/app/organize/games/${game.id}`)
+    const second = await olga.post(`/app/organize/games/${game.id}/assign`, { userId: sam, positionId: line })
+    expect(second.location).toContain('notice=schedule_conflict')
+    const page = await olga.get(second.location!)
+    expect(page.body).toContain('already holds a position of this game')
+    expect(page.body).not.toContain('Assign Sam Reed anyway?')
+    const forced = await olga.post(`/app/organize/games/${game.id}/assign`, {
+      userId: sam,
+      positionId: line,
+      force: 'yes',
+    })
+    expect(forced.location).toContain('notice=schedule_conflict')
+    const held = await db.selectFrom('claims').select('position_id').where('user_id', '=', sam).execute()
+    expect(held).toEqual([{ position_id: referee }])
+  })
+
   it('edits start (in the league’s time zone), duration and place; refuses a bad duration', async () => {
     const { db, olgaEmail, metro, game } = await world()
     const olga = await t.signIn(olgaEmail)

@@ -246,28 +246,51 @@ describe("the organizer's pages", () => {
       /<th scope="row">Pending<\/th><td>3<\/td><td>\$30.00 <span class="label">USD<\/span><\/td>/,
     )
     expect(ledger.body.match(/>Mark paid<\/button>/g)).toHaveLength(3)
+    // Each table that may scroll at phone width is a focusable region named by its caption (axe's
+    // scrollable-region-focusable): a keyboard user can scroll it.
+    const regions = [...ledger.body.matchAll(/<div class="table-scroll"([^>]*)>/g)].map((m) => m[1])
+    expect(regions).toEqual([
+      ' role="region" aria-labelledby="totals-caption" tabindex="0"',
+      ' role="region" aria-labelledby="per-official-caption" tabindex="0"',
+    ])
+    expect(ledger.body).toContain('<caption id="totals-caption">Totals</caption>')
+    expect(ledger.body).toContain('<caption id="per-official-caption">Per official</caption>')
     const one = await olga.post(`/app/organize/payments/${a}/mark-paid`)
     expect(one.location).toBe(`/app/organize/leagues/${metro}/payouts?notice=paid`)
     await olga.get(one.location!)
     const none = await olga.post(`/app/organize/leagues/${metro}/payouts/mark-paid`)
     expect(none.location).toBe(`/app/organize/leagues/${metro}/payouts?notice=none_selected`)
     await olga.get(none.location!)
-    const stale = await olga.post(`/app/organize/leagues/${metro}/payouts/mark-paid`, { paymentId: a! })
+    const asked = await olga.post(`/app/organize/leagues/${metro}/payouts/mark-paid`, { paymentId: a! })
+    expect(asked.body).toContain('None of the 1 selected payments can be marked paid now.')
+    const stale = await olga.post(`/app/organize/leagues/${metro}/payouts/mark-paid`, {
+      paymentId: a!,
+      confirm: 'yes',
+    })
     expect(stale.location).toBe(`/app/organize/leagues/${metro}/payouts?notice=not_pending`)
-    const body = new URLSearchParams([
+    await olga.get(stale.location!)
+    const selection: [string, string][] = [
       ['_csrf', olga.csrf],
       ['paymentId', b!],
       ['paymentId', c!],
-    ]).toString()
-    const bulk = await t.app.inject({
-      method: 'POST',
-      url: `/app/organize/leagues/${metro}/payouts/mark-paid`,
-      headers: {
-        cookie: [...olga.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: body,
-    })
+    ]
+    const post = (pairs: [string, string][]) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/app/organize/leagues/${metro}/payouts/mark-paid`,
+        headers: {
+          cookie: [...olga.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: new URLSearchParams(pairs).toString(),
+      })
+    // The first press says what it will do; nothing is paid until the second.
+    const preview = await post(selection)
+    expect(preview.statusCode).toBe(200)
+    expect(preview.body).toContain('<h1>Mark paid 2 payments?</h1>')
+    expect(preview.body).toContain('<strong>2 payments</strong>, <strong>$20.00</strong> in all.')
+    expect(preview.body).toContain('>Mark paid 2 payments</button>')
+    const bulk = await post([...selection, ['confirm', 'yes']])
     expect(bulk.headers.location).toBe(`/app/organize/leagues/${metro}/payouts?notice=paid_many`)
     const paidPage = await olga.get(`/app/organize/leagues/${metro}/payouts?status=paid`)
     expect(paidPage.body).toMatch(

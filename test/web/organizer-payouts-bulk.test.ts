@@ -73,15 +73,25 @@ describe('payouts at the close of the season', () => {
 
     const body = new URLSearchParams({ _csrf: olga.csrf })
     for (const id of [s1, s2, a1]) body.append('paymentId', id)
-    const charged = await t.app.inject({
-      method: 'POST',
-      url: `/app/organize/leagues/${cloud}/payouts/charge`,
-      headers: {
-        cookie: [...olga.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: body.toString(),
-    })
+    const post = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/app/organize/leagues/${cloud}/payouts/charge`,
+        headers: {
+          cookie: [...olga.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: body.toString(),
+      })
+    // One press charged $642 once: now it says how many and how much first, and charges at the second.
+    const asked = await post()
+    expect(asked.statusCode).toBe(200)
+    expect(asked.body).toMatch(
+      /<h1>Charge 3 payments\?<\/h1>.*<strong>3 payments<\/strong>, <strong>\$[\d.]+<\/strong> in all\./s,
+    )
+    expect(await eventsOf(db, cloud)).toEqual([])
+    body.append('confirm', 'yes')
+    const charged = await post()
     expect([charged.statusCode, charged.headers.location]).toEqual([
       303,
       `/app/organize/leagues/${cloud}/payouts?done=paid.3%2Cfailed.0%2Crequires_card.0`,
@@ -91,7 +101,10 @@ describe('payouts at the close of the season', () => {
     expect(events.map((e) => [e.event, e.data.payment.id]).sort()).toEqual(
       [s1, s2, a1].map((id) => ['payment.paid', id]).sort(),
     )
-    const again = await olga.post(`/app/organize/leagues/${cloud}/payouts/charge`, { paymentId: s1 })
+    const again = await olga.post(`/app/organize/leagues/${cloud}/payouts/charge`, {
+      paymentId: s1,
+      confirm: 'yes',
+    })
     expect(again.location).toBe(
       `/app/organize/leagues/${cloud}/payouts?done=paid.0%2Cfailed.0%2Crequires_card.0&refused=${s1}.payment_not_chargeable`,
     )

@@ -38,19 +38,42 @@ describe('closing the season', () => {
     expect(list.body).not.toContain(`/app/organize/games/${future.id}"`)
     expect(list.body).toContain('<input type="hidden" name="status" value="needs_completion">')
     expect(list.body).toContain('>Complete selected</button>')
+    // Select all checks every game on the page that can be completed.
+    expect(list.body).not.toContain(' checked>')
+    const all = await olga.get(
+      `/app/organize/leagues/${metro}?status=needs_completion&from=2029-12-01&select=all`,
+    )
+    expect(all.body).toContain(`value="${a.id}" id="select-${a.id}" checked>`)
+    expect(all.body).toContain(`value="${b.id}" id="select-${b.id}" checked>`)
+    expect(all.body).toContain('Clear selection')
 
     // The future game slipped into the selection (a page loaded earlier, a forged form): refused by name.
     const body = new URLSearchParams({ _csrf: olga.csrf, status: 'needs_completion', from: '2029-12-01' })
     for (const id of [a.id, future.id, b.id]) body.append('gameId', id)
-    const done = await t.app.inject({
-      method: 'POST',
-      url: `/app/organize/leagues/${metro}/complete-selected`,
-      headers: {
-        cookie: [...olga.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      payload: body.toString(),
-    })
+    const post = (payload: URLSearchParams) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/app/organize/leagues/${metro}/complete-selected`,
+        headers: {
+          cookie: [...olga.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        payload: payload.toString(),
+      })
+    // The first press asks: how many, for how much, and the selection it will send, the future game left out.
+    const asked = await post(body)
+    expect(asked.statusCode).toBe(200)
+    expect(asked.body).toContain('<h1>Complete 2 games?</h1>')
+    expect(asked.body).toMatch(
+      /<strong>2 games<\/strong>, <strong>\$[\d.,]+<\/strong> in all \(1 of those selected cannot be completed/,
+    )
+    expect(asked.body).toContain('<input type="hidden" name="confirm" value="yes">')
+    expect(asked.body).toContain(`<input type="hidden" name="gameId" value="${a.id}">`)
+    expect(asked.body).not.toContain(`<input type="hidden" name="gameId" value="${future.id}">`)
+    expect(asked.body).toContain('<input type="hidden" name="status" value="needs_completion">')
+    expect(await eventsOf(db, metro)).toEqual([])
+    body.append('confirm', 'yes')
+    const done = await post(body)
     expect(done.statusCode).toBe(303)
     expect(done.headers.location).toBe(
       `/app/organize/leagues/${metro}?status=needs_completion&from=2029-12-01&done=completed.2&refused=${future.id}.game_not_started`,

@@ -1,6 +1,6 @@
 import { EVENT_NAMES } from '../../src/schemas/events.js'
 import { Webhook } from 'standardwebhooks'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { grantLeague } from '../../src/domain/partners/api-keys.js'
 import { chargePayment, completeGame, markNoShow } from '../../src/domain/payments/payments.js'
 import { simulatedProcessor } from '../../src/domain/core/payment-processor.js'
@@ -10,6 +10,7 @@ import { useDispatchers } from './dispatch.js'
 import { startReceiver, type Receiver } from './receiver.js'
 import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
 import { withdrawClaim } from '../../src/domain/assignments/assignments.js'
+import { eventually } from '../helpers/eventually.js'
 
 describe('webhook delivery', () => {
   const t = useTestApp()
@@ -166,7 +167,7 @@ describe('webhook delivery', () => {
       },
     ])
 
-    const listed = await vi.waitFor(async () => {
+    const listed = await eventually(async () => {
       const rows = await deliveries(p, endpoint.id)
       expect(rows.filter((d) => d.status === 'succeeded')).toHaveLength(outbox.length)
       return rows
@@ -188,21 +189,18 @@ describe('webhook delivery', () => {
     await grantLeague(t.deps, guest.id, league.id)
     await p.patch(`/games/${game.id}`, { location: 'Elsewhere' })
 
-    await vi.waitFor(
-      async () => {
-        expect((await deliveries(p, all.id)).map((d) => [d.event, d.status])).toEqual([
-          ['game.updated', 'succeeded'],
-          ['game.created', 'succeeded'],
-        ])
-        expect((await deliveries(p, onlyUpdates.id)).map((d) => [d.event, d.status])).toEqual([
-          ['game.updated', 'succeeded'],
-        ])
-        expect((await deliveries(guest, granted.id)).map((d) => [d.event, d.status])).toEqual([
-          ['game.updated', 'succeeded'],
-        ])
-      },
-      { timeout: 20_000, interval: 50 },
-    )
+    await eventually(async () => {
+      expect((await deliveries(p, all.id)).map((d) => [d.event, d.status])).toEqual([
+        ['game.updated', 'succeeded'],
+        ['game.created', 'succeeded'],
+      ])
+      expect((await deliveries(p, onlyUpdates.id)).map((d) => [d.event, d.status])).toEqual([
+        ['game.updated', 'succeeded'],
+      ])
+      expect((await deliveries(guest, granted.id)).map((d) => [d.event, d.status])).toEqual([
+        ['game.updated', 'succeeded'],
+      ])
+    }, 50)
     expect(await deliveries(other, stranger.id)).toEqual([])
     expect(receiver.received).toHaveLength(4)
   })
@@ -219,20 +217,17 @@ describe('webhook delivery', () => {
     await p.post(`/games/${game.id}/assign`, { userId: official.userId })
     await withdrawClaim(t.deps, CONSOLE_CALLER, game.positions[0].id)
 
-    await vi.waitFor(
-      async () => {
-        expect((await deliveries(p, named.id)).map((d) => [d.event, d.status])).toEqual([
-          ['position.withdrawn', 'succeeded'],
-        ])
-        expect((await deliveries(p, all.id)).map((d) => d.event)).toEqual([
-          'position.withdrawn',
-          'position.claimed',
-          'official.joined',
-          'game.created',
-        ])
-      },
-      { timeout: 20_000, interval: 50 },
-    )
+    await eventually(async () => {
+      expect((await deliveries(p, named.id)).map((d) => [d.event, d.status])).toEqual([
+        ['position.withdrawn', 'succeeded'],
+      ])
+      expect((await deliveries(p, all.id)).map((d) => d.event)).toEqual([
+        'position.withdrawn',
+        'position.claimed',
+        'official.joined',
+        'game.created',
+      ])
+    }, 50)
     expect(await deliveries(p, released.id)).toEqual([])
   })
 
@@ -245,7 +240,7 @@ describe('webhook delivery', () => {
     const [ok] = await receiver.waitForAccepted(1)
     expect(receiver.received).toHaveLength(4)
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([ok!.json.id]))
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       expect((await deliveries(p, endpoint.id))[0]).toMatchObject({ status: 'succeeded' })
     })
     const [delivery] = await deliveries(p, endpoint.id)
@@ -270,12 +265,9 @@ describe('webhook delivery', () => {
     receiver.fallback = 302
     await dispatcher({ retrySchedule: [0, 20, 20] })
     await leagueWithGame(p)
-    await vi.waitFor(
-      async () => {
-        expect((await deliveries(p, endpoint.id))[0]).toMatchObject({ status: 'failed' })
-      },
-      { timeout: 20_000, interval: 50 },
-    )
+    await eventually(async () => {
+      expect((await deliveries(p, endpoint.id))[0]).toMatchObject({ status: 'failed' })
+    }, 50)
     const [delivery] = await deliveries(p, endpoint.id)
     expect(delivery).toMatchObject({
       attempts: 3,
@@ -294,7 +286,7 @@ describe('webhook delivery', () => {
     receiver.fallback = 503
     await dispatcher({ retrySchedule: [0, 3_600_000] })
     await leagueWithGame(p)
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       expect((await deliveries(p, endpoint.id))[0]).toMatchObject({ attempts: 1 })
     })
     const [delivery] = await deliveries(p, endpoint.id)
@@ -310,7 +302,7 @@ describe('webhook delivery', () => {
     await dispatcher({ retrySchedule: [300, 50] })
     await leagueWithGame(p)
     await receiver.waitForAccepted(1)
-    const [delivery] = await vi.waitFor(async () => {
+    const [delivery] = await eventually(async () => {
       const rows = await deliveries(p, endpoint.id)
       expect(rows[0]).toMatchObject({ status: 'succeeded', attempts: 1 })
       return rows
@@ -323,7 +315,7 @@ describe('webhook delivery', () => {
     const endpoint = await register(p, [], receiver.url)
     await dispatcher({ retrySchedule: [0], policy: { allowAll: false, allowed: [] } })
     await leagueWithGame(p)
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       expect((await deliveries(p, endpoint.id))[0]).toMatchObject({ status: 'failed' })
     })
     expect((await deliveries(p, endpoint.id))[0]).toMatchObject({
@@ -335,7 +327,7 @@ describe('webhook delivery', () => {
     await p.post('/leagues', { name: 'no events' })
     const { league } = await leagueWithGame(p)
     expect(league).toBeTruthy()
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       expect((await deliveries(p, byName.id))[0]).toMatchObject({
         status: 'failed',
         lastError: 'address_refused:loopback',
@@ -375,22 +367,19 @@ describe('webhook delivery', () => {
     // re-leasing can deliver the backlog in time.
     const running = await dispatcher({ perEndpointConcurrency: 2, pollIntervalMs: 60_000 })
     let mostLeased = 0
-    await vi.waitFor(
-      async () => {
-        const { n } = await t.deps.db
-          .selectFrom('webhook_deliveries')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('lease_owner', '=', running.owner)
-          .executeTakeFirstOrThrow()
-        mostLeased = Math.max(mostLeased, Number(n))
-        expect(receiver.accepted().length).toBe(300)
-      },
-      { timeout: 20_000, interval: 5 },
-    )
+    await eventually(async () => {
+      const { n } = await t.deps.db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('lease_owner', '=', running.owner)
+        .executeTakeFirstOrThrow()
+      mostLeased = Math.max(mostLeased, Number(n))
+      expect(receiver.accepted().length).toBe(300)
+    }, 5)
     expect(mostLeased).toBeGreaterThan(2)
     expect(receiver.maxConcurrent).toBeLessThanOrEqual(2)
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(300)
-    await vi.waitFor(async () => {
+    await eventually(async () => {
       const rows = await deliveries(p, endpoint.id)
       expect(rows.filter((d) => d.status === 'succeeded')).toHaveLength(200)
     })

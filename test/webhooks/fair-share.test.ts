@@ -1,11 +1,12 @@
 // Issue 21, item 1: one partner's slow or hanging endpoints must not delay another tenant's webhooks. A
 // dispatcher starts attempts round-robin over sources, each with at most `sourceConcurrency` in flight, so
 // the hanging source holds its share and no more; and a source's test examples have an hourly quota.
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { fanOut } from '../../src/webhooks/fan-out.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { useDispatchers } from './dispatch.js'
 import { startReceiver, type Receiver } from './receiver.js'
+import { eventually } from '../helpers/eventually.js'
 
 describe('fair share between sources', () => {
   const t = useTestApp()
@@ -46,7 +47,7 @@ describe('fair share between sources', () => {
     await dispatcher({ timeoutMs: 600_000, concurrency: 8, perEndpointConcurrency: 4, sourceConcurrency: 4 })
     await importGames(hanging, 4)
     const hungCount = () => hung.reduce((n, r) => n + r.received.length, 0)
-    await vi.waitFor(() => expect(hungCount()).toBe(4), { timeout: 20_000, interval: 20 })
+    await eventually(() => expect(hungCount()).toBe(4))
 
     await importGames(other, 1)
     await answering.waitForAccepted(1)

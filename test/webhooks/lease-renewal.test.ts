@@ -7,6 +7,7 @@ import { leaseDue } from '../../src/store/leases.js'
 import { useTestApp } from '../helpers/app.js'
 import { useDispatchers } from './dispatch.js'
 import { startReceiver, type Receiver } from './receiver.js'
+import { eventually } from '../helpers/eventually.js'
 
 const LEASE_MS = 5000
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -33,7 +34,7 @@ describe('a lease while its attempt is out', () => {
     const first = await dispatcher({ timeoutMs: 600_000 }, LEASE_MS, clock)
     const league = (await p.post('/leagues', { name: 'L' })).body.data
     await p.post(`/leagues/${league.id}/games`, { games: [{ startsAt: '2026-05-01T18:00:00Z' }] })
-    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 20_000, interval: 20 })
+    await eventually(() => expect(receiver.received).toHaveLength(1))
     const leaseOf = () =>
       t.deps.db
         .selectFrom('webhook_deliveries')
@@ -65,13 +66,10 @@ describe('a lease while its attempt is out', () => {
     expect(await leaseOf()).toMatchObject({ lease_owner: first.owner })
 
     receiver.answerHung(200)
-    await vi.waitFor(
-      async () => {
-        const [delivery] = (await p.get(`/webhooks/${endpoint.id}/deliveries`)).body.data
-        expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 200 })
-      },
-      { timeout: 20_000, interval: 20 },
-    )
+    await eventually(async () => {
+      const [delivery] = (await p.get(`/webhooks/${endpoint.id}/deliveries`)).body.data
+      expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 200 })
+    })
     expect(receiver.received).toHaveLength(1)
   })
 })

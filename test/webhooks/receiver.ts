@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs'
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
-import { vi } from 'vitest'
+import { eventually } from '../helpers/eventually.js'
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url))
 export const CA = fixture('ca.crt')
@@ -57,14 +57,11 @@ export async function startReceiver(options: { plain?: boolean } = {}): Promise<
     },
     script: (...next) => void queue.push(...next),
     waitForAccepted: (n) =>
-      vi.waitFor(
-        () => {
-          const got = receiver.accepted()
-          if (got.length < n) throw new Error(`${got.length}/${n} accepted`)
-          return got
-        },
-        { timeout: 20_000, interval: 20 },
-      ),
+      eventually(() => {
+        const got = receiver.accepted()
+        if (got.length < n) throw new Error(`${got.length}/${n} accepted`)
+        return got
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy()

@@ -2,13 +2,14 @@
 // health that disables a failing endpoint (its clock moved by the test). Every operation answers another
 // source's ids exactly like missing ones.
 import { Webhook } from 'standardwebhooks'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Clock } from '../../src/clock.js'
 import { sampleEventData } from '../../src/domain/partners/sample-events.js'
 import { EVENT_DATA, EVENT_NAMES } from '../../src/schemas/events.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
 import { useDispatchers } from './dispatch.js'
 import { startReceiver, type Receiver } from './receiver.js'
+import { eventually } from '../helpers/eventually.js'
 
 const DAY = 86_400_000
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString()
@@ -43,14 +44,11 @@ describe('the webhook toolkit', () => {
   }
 
   const settled = (p: Partner, id: string, status: string, n: number) =>
-    vi.waitFor(
-      async () => {
-        const rows = await deliveries(p, id)
-        expect(rows.filter((d) => d.status === status)).toHaveLength(n)
-        return rows
-      },
-      { timeout: 20_000, interval: 25 },
-    )
+    eventually(async () => {
+      const rows = await deliveries(p, id)
+      expect(rows.filter((d) => d.status === status)).toHaveLength(n)
+      return rows
+    }, 25)
 
   describe('POST /webhooks/{webhookId}/test', () => {
     it('sends a signed example of the event, marked test, recorded like any delivery', async () => {
@@ -124,8 +122,8 @@ describe('the webhook toolkit', () => {
       expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([failed.eventId, failed.eventId])
 
       expect((await p.post(`/webhooks/${endpoint.id}/deliveries/${failed.id}/retry`)).status).toBe(202)
-      await vi.waitFor(() => expect(receiver.accepted()).toHaveLength(2), { timeout: 20_000, interval: 25 })
-      await vi.waitFor(async () => expect((await deliveries(p, endpoint.id))[0].attempts).toBe(3))
+      await eventually(() => expect(receiver.accepted()).toHaveLength(2), 25)
+      await eventually(async () => expect((await deliveries(p, endpoint.id))[0].attempts).toBe(3))
     })
 
     it('answers another source’s endpoint or delivery like a missing one', async () => {
@@ -230,17 +228,17 @@ describe('the webhook toolkit', () => {
       // moves 5 days), so the delivery is still pending when the endpoint is disabled.
       await dispatcher({ retrySchedule: [0, 30 * DAY], disableAfterMs: 5 * DAY }, undefined, clock)
       await importGames(p, 1)
-      await vi.waitFor(async () => expect((await deliveries(p, endpoint.id))[0].attempts).toBe(1))
+      await eventually(async () => expect((await deliveries(p, endpoint.id))[0].attempts).toBe(1))
 
       clock.advance(5 * DAY - 60_000)
       await importGames(p, 1)
-      await vi.waitFor(async () => expect(receiver.received).toHaveLength(2))
-      await vi.waitFor(async () => expect((await deliveries(p, endpoint.id))[0].attempts).toBe(1))
+      await eventually(async () => expect(receiver.received).toHaveLength(2))
+      await eventually(async () => expect((await deliveries(p, endpoint.id))[0].attempts).toBe(1))
       expect(await endpointOf(p, endpoint.id)).toMatchObject({ disabled: false, disabledAt: null })
 
       clock.advance(60_000)
       await importGames(p, 1)
-      const disabled = await vi.waitFor(async () => {
+      const disabled = await eventually(async () => {
         const found = await endpointOf(p, endpoint.id)
         expect(found.disabled).toBe(true)
         return found

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { issueKey } from '../../src/domain/partners/api-keys.js'
 import { openDatabase, type Database } from '../../src/store/database.js'
 import { startDispatcher, type Dispatcher } from '../../src/webhooks/dispatcher.js'
@@ -8,6 +8,7 @@ import { isPostgres, uniqueSource } from '../helpers/app.js'
 import { BIN, runBin, useCliDatabase } from '../helpers/cli.js'
 import { testSettings } from './dispatch.js'
 import { CA, CA_PATH, startReceiver, type Receiver } from './receiver.js'
+import { eventually } from '../helpers/eventually.js'
 
 interface Worker {
   logged(text: string): Promise<void>
@@ -85,13 +86,10 @@ describe('dispatchers sharing one database', () => {
     expect((await api.post(`/leagues/${league.id}/games`, { games })).status).toBe(201)
 
     await receiver.waitForAccepted(150)
-    await vi.waitFor(
-      async () => {
-        const rows = (await api.get(`/webhooks/${endpoint.id}/deliveries?limit=200`)).body.data
-        expect(rows.filter((d: { status: string }) => d.status === 'succeeded')).toHaveLength(150)
-      },
-      { timeout: 20_000, interval: 50 },
-    )
+    await eventually(async () => {
+      const rows = (await api.get(`/webhooks/${endpoint.id}/deliveries?limit=200`)).body.data
+      expect(rows.filter((d: { status: string }) => d.status === 'succeeded')).toHaveLength(150)
+    }, 50)
     await Promise.all(started.splice(0).map((d) => d.stop()))
     expect(receiver.received).toHaveLength(150)
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(150)
@@ -109,7 +107,7 @@ describe('dispatchers sharing one database', () => {
     await killed.logged('refdesk webhook worker started')
     const league = (await api.post('/leagues', { name: 'K' })).body.data
     await api.post(`/leagues/${league.id}/games`, { games: [{ startsAt: '2026-05-01T18:00:00Z' }] })
-    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 20_000, interval: 20 })
+    await eventually(() => expect(receiver.received).toHaveLength(1))
     killed.kill('SIGKILL')
     expect((await killed.exit).signal).toBe('SIGKILL')
 
@@ -117,7 +115,7 @@ describe('dispatchers sharing one database', () => {
     try {
       const [redelivered] = await receiver.waitForAccepted(1)
       expect(redelivered!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id'])
-      await vi.waitFor(async () => {
+      await eventually(async () => {
         const [delivery] = (await api.get(`/webhooks/${endpoint.id}/deliveries`)).body.data
         expect(delivery).toMatchObject({ status: 'succeeded', lastStatusCode: 204 })
       })
@@ -133,7 +131,7 @@ describe('dispatchers sharing one database', () => {
     const w = worker(t.url, {})
     await w.logged('refdesk webhook worker started')
     await api.post(`/leagues/${league.id}/games`, { games: [{ startsAt: '2026-05-01T18:00:00Z' }] })
-    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 20_000, interval: 20 })
+    await eventually(() => expect(receiver.received).toHaveLength(1))
     w.kill('SIGTERM')
     await w.logged('shutting down')
     receiver.answerHung(200)
@@ -152,7 +150,7 @@ describe('dispatchers sharing one database', () => {
       ca: CA,
     })
     await api.post(`/leagues/${league.id}/games`, { games: [{ startsAt: '2026-05-01T18:00:00Z' }] })
-    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 20_000, interval: 20 })
+    await eventually(() => expect(receiver.received).toHaveLength(1))
     await dispatcher.stop(0)
     const [delivery] = (await api.get(`/webhooks/${endpoint.id}/deliveries`)).body.data
     expect(delivery).toMatchObject({ status: 'pending', attempts: 0 })
@@ -239,7 +237,7 @@ describe('dispatchers sharing one database', () => {
       await new Promise((r) => setTimeout(r, 300))
       await api.post(`/leagues/${league.id}/games`, { games: [{ startsAt: '2026-05-01T18:00:00Z' }] })
       await receiver.waitForAccepted(1)
-      await vi.waitFor(async () => {
+      await eventually(async () => {
         const [delivery] = (await api.get(`/webhooks/${endpoint.id}/deliveries`)).body.data
         expect(delivery).toMatchObject({ status: 'succeeded' })
       })

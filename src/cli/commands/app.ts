@@ -52,11 +52,14 @@ function addOfficialActions(app: Command): void {
     .summary('an approved official claims an open position (event position.claimed)')
     .description(
       'An approved official of the game’s league claims a position: the given one, else the first open ' +
-        'one. Prints the GameDetail. Emits position.claimed.',
+        'one their level qualifies for (else the first open one, refused with level_too_low). Prints the GameDetail. Emits position.claimed.',
     )
     .argument('<gameId>', 'the game')
     .argument('<userId>', 'the official’s user id')
-    .option('--position <positionId>', 'the position to claim (default: the first open one)')
+    .option(
+      '--position <positionId>',
+      'the position to claim (default: the first open one the official qualifies for)',
+    )
     .addOption(databaseOption())
     .action((gameId: string, userId: string, flags: DatabaseFlags & { position?: string }) =>
       act(flags, (deps) =>
@@ -72,12 +75,15 @@ function addOfficialActions(app: Command): void {
     .summary('the organizer assigns an approved official to a position (event position.claimed)')
     .description(
       'The league’s organizer gives a position to an approved official: the given one, else the first open ' +
-        'one. The official is mailed (assigned). The conflict rules refuse as in the app; --force assigns ' +
+        'one their level qualifies for. The official is mailed (assigned). The conflict rules refuse as in the app; --force assigns ' +
         'anyway (never past level_too_low). Prints the GameDetail. Emits position.claimed.',
     )
     .argument('<gameId>', 'the game')
     .argument('<userId>', 'the official’s user id')
-    .option('--position <positionId>', 'the position to fill (default: the first open one)')
+    .option(
+      '--position <positionId>',
+      'the position to fill (default: the first open one the official qualifies for)',
+    )
     .option('--force', 'assign despite a schedule, availability or daily-limit conflict')
     .addOption(databaseOption())
     .action((gameId: string, userId: string, flags: DatabaseFlags & { position?: string; force?: boolean }) =>

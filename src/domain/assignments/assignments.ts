@@ -15,6 +15,7 @@ import { gamePages, listRangeClaims, listRangePayments, type Snapshot } from '..
 import * as leagues from '../../store/leagues.js'
 import * as memberships from '../../store/memberships.js'
 import * as positions from '../../store/positions.js'
+import * as turnbacks from '../../store/turnbacks.js'
 import type { ClaimWithUser } from '../../store/positions.js'
 import type { Db, GameRow, PositionRow, UserRow } from '../../store/tables.js'
 import * as users from '../../store/users.js'
@@ -223,12 +224,15 @@ export async function claimFor(
   if (membership?.role !== 'official' || membership.status !== 'approved') fail('not_a_league_official')
   if (ownClaim && membership.confirmed_at === null)
     await memberships.confirmMemberships(trx, [membership.id], at)
-  // The position is picked as soon as the crew is locked: a claim that cannot win stops before reading
-  // more, so the losers of a storm on one position hold the game's lock as briefly as possible.
+  // The position is picked as soon as the crew is locked: a claim that cannot win stops after one more
+  // read (its game's status), so the losers of a storm on one position hold the game's lock briefly.
   const gamePositions = await positions.lockPositions(trx, [claim.gameId])
-  const position = pickPosition(gamePositions, claim.positionId, membership.level)
+  const picked = pickPosition(gamePositions, claim.positionId, membership.level)
   // Read after the lock: a concurrent move or cancel has settled.
   const game = (await games.findGame(trx, claim.gameId)) ?? fail('game_not_found')
+  // A cancelled game keeps its claims but takes none: no race to lose, no other slot to pick.
+  if (picked === 'taken') fail(game.status !== 'cancelled' ? 'position_taken' : takenInCancelled(claim))
+  const position = picked
   if (claim.inApp && game.starts_at <= at) fail('game_started')
   const league = (await leagues.findLeague(trx, leagueId)) ?? fail('game_not_found')
   const by = claim.by ?? 'organizer'
@@ -316,6 +320,8 @@ export async function withdrawClaim(
       if (game.starts_at <= at) fail('game_started')
     }
     const claim = await releaseClaim(trx, game, positionId, at)
+    const turnback = { id: newId(), game_id: game.id, user_id: claim.user_id, created_at: at }
+    await turnbacks.insertTurnback(trx, { ...turnback, kind: 'withdrew' })
     const detail = await loadGameDetail(trx, await refreshGameStatus(trx, game, at))
     const official = toClaimOfficial(claim)
     await recordEvents(
@@ -371,24 +377,29 @@ async function findOfficialUser(
 }
 
 /**
- * The position to claim. A cancelled game has no open position (cancelling cancels the open ones, and a
- * cancelled game takes no new one), so the crew alone decides. Without a positionId, the first open one
- * the official's level allows, else the first open one (which the level rule then refuses).
+ * The position to claim, or `taken` when the one named, or every one not cancelled, is claimed (a lost
+ * race, unless the game is cancelled: the caller reads the game to tell). Cancelling a game cancels its
+ * open positions, so a cancelled game has none open. Without a positionId, the first open one the
+ * official's level allows, else the first open one (which the level rule then refuses).
  */
 function pickPosition(
   list: readonly PositionRow[],
   positionId: string | undefined,
   level: number | null,
-): PositionRow {
+): PositionRow | 'taken' {
   const isOpen = (p: PositionRow) => p.status === 'open'
   if (positionId !== undefined) {
     const position = list.find((p) => p.id === positionId) ?? fail('position_not_found')
-    if (!isOpen(position)) fail(position.status === 'claimed' ? 'position_taken' : 'position_not_open')
+    if (!isOpen(position)) return position.status === 'claimed' ? 'taken' : fail('position_not_open')
     return position
   }
   return (
     list.find((p) => isOpen(p) && meetsLevel(level, p.min_level)) ??
     list.find(isOpen) ??
-    fail(list.some((p) => p.status === 'claimed') ? 'position_taken' : 'no_open_position')
+    (list.some((p) => p.status === 'claimed') ? 'taken' : fail('no_open_position'))
   )
 }
+
+/** A kept claim of a cancelled game: the named position is not open; the game has no open one. */
+const takenInCancelled = (claim: { positionId: string | undefined }) =>
+  claim.positionId === undefined ? 'no_open_position' : 'position_not_open'

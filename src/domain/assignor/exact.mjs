@@ -1,11 +1,12 @@
-// The exact solve: the most positions (per hard component), then the cheapest plan that fills that many
+// The exact solve: the most positions, then the most leads (per hard component), then the cheapest plan
+// that fills that many
 // (per soft component), each by column generation with a proof. The LP over the columns so far is
 // re-solved until no other pair has a negative reduced cost: its optimum is then the full LP's, a bound
 // on every plan. A restricted integer optimum within one unit of that bound is proven optimal (the
 // objective is integral); otherwise every pair whose reduced cost is below the gap joins and the
 // integer program is solved again: a pair with reduced cost d can only sit in plans costing at least
 // bound + d, so the others cannot improve on the incumbent.
-import { greedyAssignment, score } from './greedy.mjs'
+import { greedyAssignment, leadsFirst, score } from './greedy.mjs'
 import { RestrictedModel } from './restricted-model.mjs'
 import { hardComponents, softComponents } from './structure.mjs'
 import { spreadIncrement } from './weights.mjs'
@@ -43,6 +44,8 @@ const SEARCH_SHARE = 0.3
  * @property {import('./structure.mjs').Structure} S
  * @property {import('./restricted-model.mjs').Phase} phase
  * @property {number} total positions any plan of the model fills (preferences only)
+ * @property {number} leadTotal leads any plan of the model fills (preferences only)
+ * @property {number} leadWeight what a position is worth when counting, a lead one more
  */
 
 /**
@@ -54,22 +57,26 @@ function secondsLeft(deadlineAt) {
 }
 
 /**
- * The component's objective for a plan: -filled when counting, cost with the spread term otherwise.
+ * The component's objective for a plan: -(filled × leadWeight + leads filled) when counting, cost with
+ * the spread term otherwise.
  * @param {Judge} j
  * @param {number[]} pairs
  */
 function objective(j, pairs) {
-  return j.phase === 'count' ? -pairs.length : score(j.P, j.S, Int32Array.from(pairs)).cost
+  const { filled, leads, cost } = score(j.P, j.S, pairs)
+  return j.phase === 'count' ? -(filled * j.leadWeight + leads) : cost
 }
 
 /**
- * Whether plan a beats plan b: a preference plan that fills fewer than it must is no plan.
+ * Whether plan a beats plan b: a preference plan that fills fewer positions or leads than it must is no
+ * plan.
  * @param {Judge} j
  * @param {number[]} a
  * @param {number[]} b
  */
 function beats(j, a, b) {
-  return (j.phase === 'count' || a.length >= j.total) && objective(j, a) < objective(j, b)
+  const fills = j.phase === 'count' || (a.length >= j.total && score(j.P, j.S, a).leads >= j.leadTotal)
+  return fills && objective(j, a) < objective(j, b)
 }
 
 /**
@@ -88,7 +95,6 @@ function priceOut(m, slots, deadlineAt) {
     // The previous basis stays valid when columns are added: no presolve, a warm dual simplex.
     if (left === 0 || m.run({ time_limit: left, presolve: 'off' }) !== STATUS_OPTIMAL) return null
     const { rowDual } = m.model.getSolution()
-    const prefix = m.cliquePrefix(rowDual)
     /** @type {Map<number, number>} */
     const reduced = new Map()
     const entering = []
@@ -97,7 +103,7 @@ function priceOut(m, slots, deadlineAt) {
       for (let k = S.slotFirst[s]; k < S.slotFirst[s + 1]; k++) {
         const p = S.order[k]
         if (m.pairCol[p] >= 0) continue
-        const d = m.reducedCost(p, rowDual, prefix)
+        const d = m.reducedCost(p, rowDual)
         reduced.set(p, d)
         if (d < -EPSILON) negative.push([d, p])
       }
@@ -227,12 +233,17 @@ export function solveComponent(
   must = NONE,
   proofOnly = false,
 ) {
+  const free = incumbent.filter((p) => must[P.pairSlot[p]] !== 1)
+  const leadTotal = incumbent.filter((p) => P.slotLead[P.pairSlot[p]] === 1).length
   const fill = {
     must,
-    floor: incumbent.filter((p) => must[P.pairSlot[p]] !== 1).length,
+    floor: free.length,
     total: incumbent.length,
+    leadFloor: free.filter((p) => P.slotLead[P.pairSlot[p]] === 1).length,
+    leadTotal,
+    leadWeight: 1 + slots.filter((s) => P.slotLead[s] === 1).length,
   }
-  const judge = { P, S, phase, total: incumbent.length }
+  const judge = { P, S, phase, total: incumbent.length, leadTotal, leadWeight: fill.leadWeight }
   const fresh = (/** @type {import('./restricted-model.mjs').Tight | undefined} */ tight = undefined) =>
     new RestrictedModel(highs, P, S, phase, fill, tight)
   const lp = using(fresh(), (m) => relax(m, slots, incumbent, deadlineAt))
@@ -340,5 +351,6 @@ export function solveExact(highs, P, S, deadlineAt, start = greedyAssignment(P, 
     if (slots.length === 1) apply(slots, { pairs: [bestSingle(P, S, slots[0])], proven: true })
     else apply(slots, solveComponent(highs, P, S, slots, 'prefer', incumbent, deadlineAt, must, proofOnly))
   }
+  leadsFirst(P, S, chosen)
   return { chosen, optimal }
 }

@@ -18,6 +18,11 @@ export { COST_UNITS_PER_KM, LEVEL_MARGIN_REWARD, SPREAD_STEP, UNKNOWN_DISTANCE_K
 const PACK_CHUNK = 2048
 /** The solver stops this long before the deadline (at most a tenth of it) to hand its plan over in time. */
 const HAND_OVER_MS = 250
+/**
+ * The least time a solve gets once its turn comes, whatever the wait took of its budget: enough for the
+ * worker's greedy plan on a large problem, so the fallback is never computed on the event loop.
+ */
+const LEAST_TURN_MS = 3000
 
 /**
  * HiGHS compiled (a WebAssembly.Module, typed by the DOM lib this project does not load). The first
@@ -28,6 +33,33 @@ const HAND_OVER_MS = 250
 let compiled: object | undefined
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * Solver threads the process runs at once. Each holds a HiGHS heap of its own (hundreds of MB for a
+ * weekend) and a core: two keep a 2-core machine's event loop and one other plan going while any
+ * number of tenants ask; the others wait their turn, first come first served.
+ */
+export const SOLVER_WORKERS = 2
+
+const pool = { running: 0, waiting: [] as (() => void)[] }
+
+/** Solves running and waiting now: what the pool's rule is tested by. */
+export function solverLoad(): { running: number; waiting: number } {
+  return { running: pool.running, waiting: pool.waiting.length }
+}
+
+/** Runs `solve` when one of the SOLVER_WORKERS is free; a finished solve hands its turn to the next. */
+async function inTurn<T>(solve: () => Promise<T>): Promise<T> {
+  if (pool.running < SOLVER_WORKERS) pool.running++
+  else await new Promise<void>((resolve) => pool.waiting.push(resolve))
+  try {
+    return await solve()
+  } finally {
+    const next = pool.waiting.shift()
+    if (next) next()
+    else pool.running--
+  }
+}
 
 async function pack(problem: AssignmentProblem): Promise<PackedProblem> {
   const frame = packFrame(problem)
@@ -52,7 +84,9 @@ type Message =
 
 /**
  * Runs the solve in a worker until `deadlineAt`; past it the worker is terminated and the answer is
- * its greedy plan, or undefined when it had not sent one yet.
+ * its greedy plan. A worker that has not sent its greedy plan by then is waited for until it does: the
+ * greedy pass over a million pairs takes seconds on a loaded machine, which the event loop must not
+ * spend. Undefined only when the thread ended without one.
  */
 function solveInWorker(P: PackedProblem, deadlineAt: number) {
   return new Promise<Answer | undefined>((resolve, reject) => {
@@ -67,11 +101,17 @@ function solveInWorker(P: PackedProblem, deadlineAt: number) {
       if (error) reject(error)
       else resolve(answer)
     }
-    const timer = setTimeout(() => finish(greedy), Math.max(0, deadlineAt - realNow()))
+    let late = false
+    const timer = setTimeout(
+      () => (greedy ? finish(greedy) : (late = true)),
+      Math.max(0, deadlineAt - realNow()),
+    )
     worker.on('message', (message: Message) => {
       if (message.kind === 'compiled') compiled = message.wasmModule
-      else if (message.kind === 'greedy') greedy = { ...message, optimal: false }
-      else if (message.kind === 'plan' && greedy) finish({ ...greedy, ...message })
+      else if (message.kind === 'greedy') {
+        greedy = { ...message, optimal: false }
+        if (late) finish(greedy)
+      } else if (message.kind === 'plan' && greedy) finish({ ...greedy, ...message })
       else if (message.kind === 'error') finish(undefined, new Error(`assignor: ${message.message}`))
     })
     worker.on('error', (error) => finish(undefined, error))
@@ -110,20 +150,43 @@ function toPlan(P: PackedProblem, answer: Answer, solveMs: number): Plan {
       },
     })
   })
-  const stats = { positions: P.slotKeys.length, filled: proposals.length, optimal: answer.optimal, solveMs }
+  let leads = 0
+  let leadsFilled = 0
+  P.slotLead.forEach((lead, s) => {
+    leads += lead
+    if (answer.chosen[s]! >= 0) leadsFilled += lead
+  })
+  const stats = {
+    positions: P.slotKeys.length,
+    filled: proposals.length,
+    leads,
+    leadsFilled,
+    optimal: answer.optimal,
+    solveMs,
+  }
   return { proposals, unfilled, stats }
 }
 
 /**
- * The plan: the most positions filled (exactly the maximum), then the preferences (docs/assignor.md).
+ * The plan: the most positions filled (exactly the maximum), then the most leads, then the preferences
+ * (docs/assignor.md).
  * The solve runs in a worker; past `deadlineMs` the greedy plan answers with `optimal: false`. The
  * same problem, in any order, gives the same plan (a solve cut short by its deadline excepted).
  */
 export async function planAssignments(problem: AssignmentProblem, options: PlanOptions): Promise<Plan> {
   const started = performance.now()
-  const deadlineAt = realNow() + options.deadlineMs
+  // The budget counts from the call, so a plan that waited for a thread still answers in about its
+  // time (with less of it for the solve), but never with less than LEAST_TURN_MS for the worker.
+  const calledAt = realNow()
   const P = await pack(problem)
-  const answer = realNow() < deadlineAt ? await solveInWorker(P, deadlineAt) : undefined
+  const answer = await inTurn(() => {
+    if (options.deadlineMs <= 0) return Promise.resolve(undefined)
+    const deadlineAt = Math.max(
+      calledAt + options.deadlineMs,
+      realNow() + Math.min(LEAST_TURN_MS, options.deadlineMs),
+    )
+    return solveInWorker(P, deadlineAt)
+  })
   return toPlan(P, answer ?? greedyAnswer(P), Math.round(performance.now() - started))
 }
 

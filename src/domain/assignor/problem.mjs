@@ -9,7 +9,12 @@ export const NO_CAP = 1 << 30
  * @property {string[]} slotKeys sorted
  * @property {Int32Array} slotGame the game's index, games numbered by key
  * @property {Float64Array} slotStart
- * @property {Float64Array} slotReach end plus the travel buffer: two slots conflict iff each starts before the other's reach
+ * @property {Float64Array} slotEnd
+ * @property {Float64Array} slotReach end plus the travel buffer: two slots at different places conflict iff
+ *   each starts before the other's reach
+ * @property {Int32Array} slotSite the place's index, places numbered by key; -1 when unknown (never the
+ *   same place as another slot): two slots at one place conflict only when they overlap
+ * @property {Uint8Array} slotLead 1 for a game's lead position: among plans filling the most, the most leads
  * @property {Int32Array} slotDay index into days
  * @property {string[]} days sorted
  * @property {string[]} officialKeys sorted
@@ -57,29 +62,46 @@ function packSlots(problem, dayIndex) {
     'slot',
   )
   const games = indexKeys([...new Set(slots.map((s) => s.gameKey))], 'game').index
+  const sites = indexKeys(
+    [...new Set(slots.flatMap((s) => (typeof s.site === 'string' ? [s.site] : [])))],
+    'site',
+  ).index
   const bufferMs = problem.travelBufferMinutes * 60_000
   const n = sorted.length
   const packed = {
     slotKeys: sorted,
     slotGame: new Int32Array(n),
     slotStart: new Float64Array(n),
+    slotEnd: new Float64Array(n),
     slotReach: new Float64Array(n),
+    slotSite: new Int32Array(n),
+    slotLead: new Uint8Array(n),
     slotDay: new Int32Array(n),
   }
   /** @type {Map<number, import('./types.js').AssignorSlot>} */
   const firstOfGame = new Map()
+  /** @type {Set<number>} */
+  const leads = new Set()
   for (const slot of slots) {
     const i = /** @type {number} */ (index.get(slot.key))
     const game = /** @type {number} */ (games.get(slot.gameKey))
     if (!Number.isFinite(slot.startsAt) || !(slot.endsAt > slot.startsAt))
       invalid(`slot ${slot.key} interval`)
     const first = firstOfGame.get(game) ?? slot
-    if (first.startsAt !== slot.startsAt || first.endsAt !== slot.endsAt)
+    const samePlace = (first.site ?? null) === (slot.site ?? null)
+    if (first.startsAt !== slot.startsAt || first.endsAt !== slot.endsAt || !samePlace)
       invalid(`game ${slot.gameKey} times`)
+    if (slot.lead === true) {
+      if (leads.has(game)) invalid(`game ${slot.gameKey} leads`)
+      leads.add(game)
+    }
     firstOfGame.set(game, first)
     packed.slotGame[i] = game
     packed.slotStart[i] = slot.startsAt
+    packed.slotEnd[i] = slot.endsAt
     packed.slotReach[i] = slot.endsAt + bufferMs
+    packed.slotSite[i] = typeof slot.site === 'string' ? /** @type {number} */ (sites.get(slot.site)) : -1
+    packed.slotLead[i] = slot.lead === true ? 1 : 0
     packed.slotDay[i] = /** @type {number} */ (dayIndex.get(slot.day))
   }
   return { ...packed, index }
@@ -183,4 +205,20 @@ export function packProblem(problem) {
   const frame = packFrame(problem)
   packPairs(problem, frame, 0, problem.pairs.length)
   return packed(frame)
+}
+
+/**
+ * Whether one official can hold slots s and t together: not two positions of one game; at one place,
+ * games that do not overlap; at different (or unknown) places, games the travel buffer apart.
+ * @param {PackedProblem} P
+ * @param {number} s
+ * @param {number} t
+ * @returns {boolean}
+ */
+export function conflicting(P, s, t) {
+  if (P.slotGame[s] === P.slotGame[t]) return true
+  const site = P.slotSite[s]
+  if (site >= 0 && site === P.slotSite[t])
+    return P.slotStart[s] < P.slotEnd[t] && P.slotStart[t] < P.slotEnd[s]
+  return P.slotStart[s] < P.slotReach[t] && P.slotStart[t] < P.slotReach[s]
 }

@@ -11,8 +11,9 @@ const INTEGER = 1
  * @typedef {{ slot: Uint8Array, clique: Uint8Array, cap: Uint8Array }} Tight
  * How many positions a preference model must fill: every slot marked in `must` (their hard components
  * fill all they can, so each of those slot rows is an equation), and `floor` more among the others
- * (one count row over those). `total` is the sum, what any plan of the model fills.
- * @typedef {{ must: Uint8Array, floor: number, total: number }} Fill
+ * (one count row over those), `leadFloor` of them leads (one lead row). `total` and `leadTotal` are
+ * what any plan of the model fills. `leadWeight`: what a position is worth when counting (see cost).
+ * @typedef {{ must: Uint8Array, floor: number, total: number, leadFloor: number, leadTotal: number, leadWeight: number }} Fill
  */
 
 export class RestrictedModel {
@@ -32,12 +33,12 @@ export class RestrictedModel {
     this.S = S
     this.phase = phase
     /** @type {import('./exact.mjs').Judge} */
-    this.judge = { P, S, phase, total: fill.total }
+    this.judge = { P, S, phase, total: fill.total, leadTotal: fill.leadTotal, leadWeight: fill.leadWeight }
     this.model = highs.createModel()
     this.model.options.set({ output_flag: false })
     this.days = P.days.length
     this.slotRow = new Int32Array(P.slotKeys.length).fill(-1)
-    this.cliqueRow = new Int32Array(S.cliqueTime.length).fill(-1)
+    this.cliqueRow = new Int32Array(S.cliques).fill(-1)
     this.capRow = new Int32Array(P.officialKeys.length * this.days).fill(-1)
     this.linkRow = new Int32Array(P.officialKeys.length).fill(-1)
     /** y columns of official o: spreadCol[o] .. spreadCol[o] + maxNew[o]; -1 before o has any pair */
@@ -47,12 +48,19 @@ export class RestrictedModel {
     this.colPair = []
     this.rows = 0
     this.countRow = -1
+    this.leadRow = -1
     if (phase === 'prefer' && fill.floor > 0) this.countRow = this.newRows([[fill.floor, Infinity]])
+    if (phase === 'prefer' && fill.leadFloor > 0) this.leadRow = this.newRows([[fill.leadFloor, Infinity]])
   }
 
-  /** @param {number} p */
+  /**
+   * Counting, a position is worth `leadWeight` and a lead one more: more leads never outweigh one
+   * position more (the weight exceeds the component's leads), and the objective stays integral.
+   * @param {number} p
+   */
   cost(p) {
-    return this.phase === 'count' ? -1 : this.S.cost[p]
+    if (this.phase === 'prefer') return this.S.cost[p]
+    return -(this.fill.leadWeight + this.P.slotLead[this.P.pairSlot[p]])
   }
 
   /**
@@ -106,8 +114,8 @@ export class RestrictedModel {
     const must = this.phase === 'prefer' && this.fill.must[s] === 1
     /** @type {[number, number][]} */
     const entries = [[rowFor(this.slotRow, must ? this.fill.must : tight?.slot, s, 1), 1]]
-    for (let r = S.pairCliqueLo[p]; r < S.pairCliqueHi[p]; r++) {
-      entries.push([rowFor(this.cliqueRow, tight?.clique, r, 1), 1])
+    for (let k = S.pairCliqueFirst[p]; k < S.pairCliqueFirst[p + 1]; k++) {
+      entries.push([rowFor(this.cliqueRow, tight?.clique, S.pairCliques[k], 1), 1])
     }
     const day = o * this.days + P.slotDay[s]
     if (S.capBinds[day]) entries.push([rowFor(this.capRow, tight?.cap, day, P.room[day]), 1])
@@ -119,6 +127,7 @@ export class RestrictedModel {
       }
       entries.push([this.linkRow[o], 1])
       if (!must && this.countRow >= 0) entries.push([this.countRow, 1])
+      if (!must && this.leadRow >= 0 && P.slotLead[s]) entries.push([this.leadRow, 1])
     }
     return entries
   }
@@ -196,17 +205,20 @@ export class RestrictedModel {
    * The reduced cost of pair p under these row duals (zero for rows not in the model).
    * @param {number} p
    * @param {Float64Array} rowDual
-   * @param {Float64Array} cliquePrefix prefix sums of the clique rows' duals over all cliques
    */
-  reducedCost(p, rowDual, cliquePrefix) {
+  reducedCost(p, rowDual) {
     const { P, S } = this
     const s = P.pairSlot[p]
     const o = P.pairOfficial[p]
     const dual = (/** @type {number} */ row) => (row < 0 ? 0 : rowDual[row])
-    let price = dual(this.slotRow[s]) + cliquePrefix[S.pairCliqueHi[p]] - cliquePrefix[S.pairCliqueLo[p]]
+    let price = dual(this.slotRow[s])
+    for (let k = S.pairCliqueFirst[p]; k < S.pairCliqueFirst[p + 1]; k++) {
+      price += dual(this.cliqueRow[S.pairCliques[k]])
+    }
     price += dual(this.capRow[o * this.days + P.slotDay[s]])
     if (this.phase === 'prefer') {
-      price += dual(this.linkRow[o]) + (this.fill.must[s] === 1 ? 0 : dual(this.countRow))
+      price += dual(this.linkRow[o])
+      if (this.fill.must[s] !== 1) price += dual(this.countRow) + (P.slotLead[s] ? dual(this.leadRow) : 0)
     }
     return this.cost(p) - price
   }
@@ -220,15 +232,6 @@ export class RestrictedModel {
     const flag = (/** @type {Int32Array} */ table) =>
       Uint8Array.from(table, (row) => (row >= 0 && Math.abs(rowDual[row]) > 1e-9 ? 1 : 0))
     return { slot: flag(this.slotRow), clique: flag(this.cliqueRow), cap: flag(this.capRow) }
-  }
-
-  /** @param {Float64Array} rowDual */
-  cliquePrefix(rowDual) {
-    const prefix = new Float64Array(this.cliqueRow.length + 1)
-    for (let r = 0; r < this.cliqueRow.length; r++) {
-      prefix[r + 1] = prefix[r] + (this.cliqueRow[r] < 0 ? 0 : rowDual[this.cliqueRow[r]])
-    }
-    return prefix
   }
 
   /**

@@ -15,10 +15,9 @@ import { pairCost } from './weights.mjs'
  * @typedef {object} StructureRest
  * @property {Int32Array} officialPairs usable pairs by official, each official's sorted by (start, slot)
  * @property {Int32Array} officialFirst officialPairs[officialFirst[o] .. officialFirst[o + 1]) are official o's
- * @property {Float64Array} cliqueTime the time point of each kept clique, officials' cliques consecutive
- * @property {Int32Array} cliqueFirst official o's cliques are cliqueFirst[o] .. cliqueFirst[o + 1]
- * @property {Int32Array} pairCliqueLo the pair sits in cliques pairCliqueLo[p] .. pairCliqueHi[p] (exclusive)
- * @property {Int32Array} pairCliqueHi
+ * @property {number} cliques conflict cliques, each one row `Σ x ≤ 1`
+ * @property {Int32Array} pairCliqueFirst pair p sits in cliques pairCliques[pairCliqueFirst[p] .. pairCliqueFirst[p + 1])
+ * @property {Int32Array} pairCliques
  * @property {Uint8Array} capBinds [official * days + day]: the daily cap can bind, so the model needs its row
  * @property {Int32Array} maxNew an upper bound on the positions an official can take in any plan
  */
@@ -112,14 +111,20 @@ function lowerBound(sorted, from, to, value) {
 }
 
 /**
- * The most positions one official could take on one day ignoring the cap: interval scheduling by
- * earliest reach is exact on an interval graph.
+ * At least the most positions one official could take on one day ignoring the cap: interval scheduling
+ * by earliest reach, exact on an interval graph. A game with a known place reaches only to its end here:
+ * fewer conflicts than the rules' (at one place they are exactly these, across places a subset), so the
+ * count is exact without places and an upper bound with them, which is all a cap row and the spread
+ * columns need.
  * @param {import('./problem.mjs').PackedProblem} P
  * @param {number[]} pairs
  * @returns {number}
  */
 function mostDisjoint(P, pairs) {
-  const reachOf = (/** @type {number} */ p) => P.slotReach[P.pairSlot[p]]
+  const reachOf = (/** @type {number} */ p) => {
+    const s = P.pairSlot[p]
+    return P.slotSite[s] >= 0 ? P.slotEnd[s] : P.slotReach[s]
+  }
   const byReach = Int32Array.from(pairs)
   sortBy(byReach, reachOf)
   let count = 0
@@ -158,41 +163,148 @@ export function candidatesOf(P) {
 }
 
 /**
+ * Whether these games (of one place) all overlap one another: one clique however the buffer reads.
+ * @param {import('./problem.mjs').PackedProblem} P
+ * @param {number[]} pairs
+ */
+function overlapAll(P, pairs) {
+  let latestStart = -Infinity
+  let earliestEnd = Infinity
+  for (const p of pairs) {
+    latestStart = Math.max(latestStart, P.slotStart[P.pairSlot[p]])
+    earliestEnd = Math.min(earliestEnd, P.slotEnd[P.pairSlot[p]])
+  }
+  return latestStart < earliestEnd
+}
+
+/**
+ * The maximal sets of these games (of one place) that share a moment: the plain intervals' cliques,
+ * of one game too. Few games, so the plain way: each start's set, less those inside another.
+ * @param {import('./problem.mjs').PackedProblem} P
+ * @param {number[]} pairs
+ * @returns {number[][]}
+ */
+function plainCliques(P, pairs) {
+  const at = [...new Set(pairs.map((p) => P.slotStart[P.pairSlot[p]]))].map((t) =>
+    pairs.filter((p) => P.slotStart[P.pairSlot[p]] <= t && t < P.slotEnd[P.pairSlot[p]]),
+  )
+  return at.filter(
+    (a, i) => !at.some((b, j) => j !== i && b.length > a.length && a.every((p) => b.includes(p))),
+  )
+}
+
+/**
+ * The rows for the games whose buffered intervals share a moment (a maximal clique of the buffered
+ * interval graph). Games at different or unknown places there all conflict; at one place only those
+ * that overlap. Where every place's games overlap, the set is one clique, as without places. Otherwise
+ * the places whose games do not (split) contribute one of their plain cliques each: each plain clique
+ * of a split place with all the rest, or, with two or more split places, each pair of theirs with all
+ * the rest. Every conflict within the set lies in one of these rows, and each row is a clique.
+ * @param {import('./problem.mjs').PackedProblem} P
+ * @param {number[]} group
+ * @returns {number[][]}
+ */
+function rowsOf(P, group) {
+  /** @type {Map<number, number[]>} */
+  const bySite = new Map()
+  /** @type {number[]} */
+  const together = []
+  for (const p of group) {
+    const site = P.slotSite[P.pairSlot[p]]
+    if (site < 0) together.push(p)
+    else bySite.set(site, [...(bySite.get(site) ?? []), p])
+  }
+  const split = []
+  for (const list of bySite.values()) {
+    if (overlapAll(P, list)) together.push(...list)
+    else split.push(plainCliques(P, list))
+  }
+  if (split.length === 0) return [group]
+  if (split.length === 1) return split[0].map((q) => [...q, ...together])
+  const rows = []
+  for (let i = 0; i < split.length; i++)
+    for (let j = i + 1; j < split.length; j++)
+      for (const q of split[i]) for (const r of split[j]) rows.push([...q, ...r, ...together])
+  return rows
+}
+
+/**
+ * One official's conflict rows: the maximal cliques of their buffered interval graph (two or more games
+ * each), split by place where games at one place do not overlap (rowsOf), each split row once, rows of
+ * one game dropped.
+ * @param {import('./problem.mjs').PackedProblem} P
+ * @param {Int32Array} mine the official's pairs, sorted by start
+ * @returns {Int32Array[]}
+ */
+function officialRows(P, mine) {
+  const own = cliqueTimes(P, mine)
+  /** @type {number[][]} */
+  const groups = own.map(() => [])
+  for (const p of mine) {
+    const lo = lowerBound(own, 0, own.length, P.slotStart[P.pairSlot[p]])
+    const hi = lowerBound(own, 0, own.length, P.slotReach[P.pairSlot[p]])
+    for (let r = lo; r < hi; r++) groups[r].push(p)
+  }
+  const seen = new Set()
+  const rows = []
+  for (const group of groups) {
+    const split = rowsOf(P, group)
+    // An unsplit group is a maximal clique of the buffered graph: distinct from every other, no key.
+    if (split.length === 1 && split[0] === group) {
+      rows.push(Int32Array.from(group))
+      continue
+    }
+    for (const members of split) {
+      const row = Int32Array.from(members).sort()
+      const key = row.join()
+      if (row.length < 2 || seen.has(key)) continue
+      seen.add(key)
+      rows.push(row)
+    }
+  }
+  return rows
+}
+
+/**
  * @param {import('./problem.mjs').PackedProblem} P
  * @returns {Structure}
  */
 export function analyse(P) {
   const nOfficials = P.officialKeys.length
   const days = P.days.length
+  const nPairs = P.pairSlot.length
   const { order: bySlot, slotFirst, cost } = candidatesOf(P)
   const [officialPairs, officialFirst] = bucket(bySlot, nOfficials, (p) => P.pairOfficial[p])
-  const S = {
+  const capBinds = new Uint8Array(nOfficials * days)
+  const maxNew = new Int32Array(nOfficials)
+  /** @type {Int32Array[]} */
+  const rows = []
+  for (let o = 0; o < nOfficials; o++) {
+    const mine = officialPairs.subarray(officialFirst[o], officialFirst[o + 1])
+    sortBy(mine, (p) => P.slotStart[P.pairSlot[p]])
+    rows.push(...officialRows(P, mine))
+    maxNew[o] = capsOf(P, mine, o, capBinds)
+  }
+  const pairCliqueFirst = new Int32Array(nPairs + 1)
+  for (const row of rows) for (const p of row) pairCliqueFirst[p + 1]++
+  for (let p = 0; p < nPairs; p++) pairCliqueFirst[p + 1] += pairCliqueFirst[p]
+  const pairCliques = new Int32Array(pairCliqueFirst[nPairs])
+  const next = pairCliqueFirst.slice(0, nPairs)
+  rows.forEach((row, r) => {
+    for (const p of row) pairCliques[next[p]++] = r
+  })
+  return {
     order: bySlot,
     slotFirst,
     officialPairs,
     officialFirst,
     cost,
-    pairCliqueLo: new Int32Array(P.pairSlot.length),
-    pairCliqueHi: new Int32Array(P.pairSlot.length),
-    capBinds: new Uint8Array(nOfficials * days),
-    maxNew: new Int32Array(nOfficials),
+    cliques: rows.length,
+    pairCliqueFirst,
+    pairCliques,
+    capBinds,
+    maxNew,
   }
-  const times = []
-  const cliqueFirst = new Int32Array(nOfficials + 1)
-  for (let o = 0; o < nOfficials; o++) {
-    const mine = officialPairs.subarray(officialFirst[o], officialFirst[o + 1])
-    sortBy(mine, (p) => P.slotStart[P.pairSlot[p]])
-    const own = cliqueTimes(P, mine)
-    const base = times.length
-    times.push(...own)
-    cliqueFirst[o + 1] = times.length
-    for (const p of mine) {
-      S.pairCliqueLo[p] = base + lowerBound(own, 0, own.length, P.slotStart[P.pairSlot[p]])
-      S.pairCliqueHi[p] = base + lowerBound(own, 0, own.length, P.slotReach[P.pairSlot[p]])
-    }
-    S.maxNew[o] = capsOf(P, mine, o, S.capBinds)
-  }
-  return { ...S, cliqueTime: Float64Array.from(times), cliqueFirst }
 }
 
 /**
@@ -269,7 +381,8 @@ export function hardComponents(P, S) {
       for (let k = S.officialFirst[o]; k < S.officialFirst[o + 1]; k++) {
         const p = S.officialPairs[k]
         const slot = P.pairSlot[p]
-        for (let r = S.pairCliqueLo[p]; r < S.pairCliqueHi[p]; r++) {
+        for (let k = S.pairCliqueFirst[p]; k < S.pairCliqueFirst[p + 1]; k++) {
+          const r = S.pairCliques[k]
           const first = firstOf.get(r)
           if (first === undefined) firstOf.set(r, slot)
           else union(first, slot)

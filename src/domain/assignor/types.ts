@@ -11,6 +11,17 @@ export interface AssignorSlot {
   readonly endsAt: number
   /** The league-local day (`YYYY-MM-DD`) the daily cap counts it in. */
   readonly day: string
+  /**
+   * The game's lead (its Referee): among plans that fill the most positions, the plan fills the most
+   * leads. At most one slot of a game. Absent: not a lead.
+   */
+  readonly lead?: boolean
+  /**
+   * Where the game is played (its venue, else its location): between two games at one place the travel
+   * buffer does not apply, only that they do not overlap. Null or absent: unknown, another place than
+   * any. All positions of one game share it.
+   */
+  readonly site?: string | null
 }
 
 export interface AssignorOfficial {
@@ -36,7 +47,7 @@ export interface AssignmentProblem {
   readonly slots: readonly AssignorSlot[]
   readonly officials: readonly AssignorOfficial[]
   readonly pairs: readonly EligiblePair[]
-  /** Two games conflict when they come within this many minutes of each other. */
+  /** Two games at different places conflict when they come within this many minutes of each other. */
   readonly travelBufferMinutes: number
   /** At most this many positions per official and day, counting what they hold; null: no cap. */
   readonly maxGamesPerDay: number | null
@@ -65,6 +76,9 @@ export interface Proposal {
 export interface PlanStats {
   readonly positions: number
   readonly filled: number
+  /** Slots that are their game's lead, and how many of them the plan fills. */
+  readonly leads: number
+  readonly leadsFilled: number
   /** The count is the proven maximum and the preferences are proven best among plans that reach it. */
   readonly optimal: boolean
   readonly solveMs: number

@@ -19,7 +19,7 @@ import * as held from '../../store/held.js'
 import * as memberships from '../../store/memberships.js'
 import * as people from '../../store/people.js'
 import type { BlackoutRow, BusyCalendarRow, WeeklyRow } from '../../store/tables.js'
-import { dayStart, isDay, nextDay, wallToInstant } from '../core/days.js'
+import { DAY_MS, dayStart, instantOfWallTime, isDay, iso, MINUTE_MS, nextDay } from '../../time.js'
 import { requireLeague } from '../core/access.js'
 import type { Caller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
@@ -40,9 +40,9 @@ export interface Owner {
 export const AVAILABILITY_LIMITS = { blackouts: 500, weekly: 50, calendars: 5 } as const
 
 /** How often a busy calendar is read again, and how far ahead its events are kept. */
-export const CALENDAR_REFRESH_MS = 15 * 60_000
-const HORIZON_BACK_MS = 86_400_000
-const HORIZON_AHEAD_MS = 400 * 86_400_000
+export const CALENDAR_REFRESH_MS = 15 * MINUTE_MS
+const HORIZON_BACK_MS = DAY_MS
+const HORIZON_AHEAD_MS = 400 * DAY_MS
 const MAX_EVENTS_PER_CALENDAR = 5000
 
 /** The console names a person by address; one no user carries is `account_not_found`. */
@@ -129,7 +129,7 @@ export async function addBusyCalendar(deps: Deps, owner: Owner, input: unknown):
     created_at: at,
     fetched_at: at,
     last_error: null,
-    next_fetch_at: new Date(deps.clock.now() + CALENDAR_REFRESH_MS).toISOString(),
+    next_fetch_at: iso(deps.clock.now() + CALENDAR_REFRESH_MS),
   }
   const { seq: _seq, ...values } = row
   await deps.db.transaction().execute(async (trx) => {
@@ -176,7 +176,7 @@ export async function readOfficialAvailability(
   const official = await memberships.findOfficial(deps.db, league.id, userId)
   if (official?.role !== 'official') fail('not_a_member')
   const { from, to } = query
-  if (to <= from || Date.parse(to) - Date.parse(from) > MAX_AVAILABILITY_DAYS * 86_400_000) fail('invalid_to')
+  if (to <= from || Date.parse(to) - Date.parse(from) > MAX_AVAILABILITY_DAYS * DAY_MS) fail('invalid_to')
   const range = { startsAt: from, endsAt: to }
   const joined = await memberships.hasJoined(deps.db, league.id, official.email)
   const [unavailable, games] = await Promise.all([
@@ -196,8 +196,8 @@ export async function readOfficialAvailability(
  */
 export async function refreshDueCalendars(deps: Deps, limit = 20): Promise<number> {
   const now = deps.clock.now()
-  const at = new Date(now).toISOString()
-  const next = new Date(now + CALENDAR_REFRESH_MS).toISOString()
+  const at = iso(now)
+  const next = iso(now + CALENDAR_REFRESH_MS)
   let read = 0
   for (const calendar of await store.listDueCalendars(deps.db, at, limit)) {
     if (!(await store.leaseCalendar(deps.db, calendar.id, calendar.next_fetch_at, next))) continue
@@ -241,8 +241,7 @@ function calendarUrl(value: string): string {
   return url.toString()
 }
 
-const WHEN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?$/
-const MAX_BLACKOUT_MS = 2 * 366 * 86_400_000
+const MAX_BLACKOUT_MS = 2 * 366 * DAY_MS
 
 /** [starts_at, ends_at) of a blackout; two days make whole days, first to last inclusive. */
 function blackoutSpan(from: string, to: string, timeZone: string) {
@@ -268,24 +267,9 @@ function checkYear(day: string, field: 'from' | 'to'): string {
 
 /** A date-time as an instant: its offset if it has one, else the person's wall clock. */
 function instantOf(value: string, timeZone: string, field: 'from' | 'to'): string {
-  const m = WHEN.exec(value) ?? fail(`invalid_${field}`)
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((part) => Number(part ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ]
-  if (!isDay(value.slice(0, 10)) || h > 23) fail(`invalid_${field}`)
+  const instant = instantOfWallTime(value, timeZone) ?? fail(`invalid_${field}`)
   checkYear(value, field)
-  const wall = Date.UTC(y, mo - 1, d, h, mi, s, Number((m[7] ?? '0').padEnd(3, '0')))
-  const zone = m[8]
-  if (zone === undefined) return new Date(wallToInstant(wall, timeZone)).toISOString()
-  if (zone === 'Z') return new Date(wall).toISOString()
-  const sign = zone.startsWith('-') ? -1 : 1
-  const offset = sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * 60_000
-  return new Date(wall - offset).toISOString()
+  return instant
 }
 
 function toBlackout(row: BlackoutRow): Blackout {

@@ -9,11 +9,12 @@
 // it runs inside the path's transaction, after the position is chosen and locked and before the claim is
 // written. A refusal is a code only: it never says which game, league or partner caused it.
 import type { Transaction } from 'kysely'
+import * as claims from '../../store/claims.js'
 import * as held from '../../store/held.js'
 import * as memberships from '../../store/memberships.js'
 import type { Db, GameRow, LeagueRow, PositionRow } from '../../store/tables.js'
 import * as users from '../../store/users.js'
-import { dayAt, dayStart, nextDay } from '../core/days.js'
+import { dayAt, dayStart, iso, MINUTE_MS, nextDay } from '../../time.js'
 import { unavailableByPerson } from './unavailability.js'
 
 /**
@@ -50,8 +51,6 @@ export interface Taking {
   readonly force?: boolean
 }
 
-const MINUTE = 60_000
-
 /** The league's settings the rules read. */
 export interface RuleSettings {
   readonly leagueId: string
@@ -77,12 +76,31 @@ export interface GameSpan {
   readonly end: number
   /** The day (`YYYY-MM-DD`) of its start in the time zone of the settings it is judged by. */
   readonly day: string
+  /** Where it is played (`siteOf`); null when unknown. */
+  readonly site: string | null
+}
+
+/**
+ * The place a game is played at, as the travel buffer reads it (DESIGN "Site-aware travel"): its venue;
+ * without one, its location; null when it has neither. Two games are at one place when their sites are
+ * equal: the same venue, or the same location where neither has a venue.
+ */
+function siteOf(game: { location: string; venue: string | null }): string | null {
+  if (game.venue !== null) return `venue:${game.venue}`
+  return game.location === '' ? null : `location:${game.location}`
 }
 
 /** A game's span, its day read in the league's time zone (read once per game, not once per pair). */
 export function gameSpan(
   settings: RuleSettings,
-  game: { gameId: string; leagueId: string; starts_at: string; ends_at: string },
+  game: {
+    gameId: string
+    leagueId: string
+    starts_at: string
+    ends_at: string
+    location: string
+    venue: string | null
+  },
 ): GameSpan {
   const start = Date.parse(game.starts_at)
   return {
@@ -91,6 +109,7 @@ export function gameSpan(
     start,
     end: Date.parse(game.ends_at),
     day: dayAt(start, settings.timeZone),
+    site: siteOf(game),
   }
 }
 
@@ -113,9 +132,12 @@ export function meetsLevel(level: number | null, minLevel: number | null): boole
   return minLevel === null || (level !== null && level >= minLevel)
 }
 
-/** Whether two games come within the travel buffer of each other. */
+/**
+ * Whether two games come within the travel buffer of each other: games at one place only when they
+ * overlap, games at different or unknown places when they are less than the buffer apart.
+ */
 function tooClose(a: GameSpan, b: GameSpan, bufferMinutes: number): boolean {
-  const buffer = bufferMinutes * MINUTE
+  const buffer = a.site !== null && a.site === b.site ? 0 : bufferMinutes * MINUTE_MS
   return a.start < b.end + buffer && b.start < a.end + buffer
 }
 
@@ -144,7 +166,7 @@ export function reasonsFor(settings: RuleSettings, target: Target, person: Perso
 
 /** The window of held games and busy times the rules need to judge the target. */
 function factsWindow(settings: RuleSettings, target: GameSpan): { from: number; to: number } {
-  const buffer = settings.travelBufferMinutes * MINUTE
+  const buffer = settings.travelBufferMinutes * MINUTE_MS
   return {
     from: Math.min(target.start - buffer, Date.parse(dayStart(target.day, settings.timeZone))),
     to: Math.max(target.end + buffer, Date.parse(dayStart(nextDay(target.day), settings.timeZone))),
@@ -178,6 +200,10 @@ export async function refusalFor(trx: Transaction<Db>, taking: Taking): Promise<
   const membership = await memberships.findMembership(trx, taking.league.id, taking.userId)
   const level = membership?.level ?? null
   if (!meetsLevel(level, taking.position.min_level)) return 'level_too_low'
+  // One official, one position a game, on every path: Assign anyway and a partner's `allow` included, since
+  // completing the game would pay them twice. The crew is locked (claimFor), so two assigns cannot both pass.
+  const positionOfGame = { gameId: taking.game.id, userId: taking.userId, positionId: taking.position.id }
+  if (await claims.holdsAnotherPosition(trx, positionOfGame)) return 'schedule_conflict'
   if (!timeRulesApply(taking)) return null
   const user = await users.findUser(trx, taking.userId)
   if (!user) return null
@@ -188,7 +214,7 @@ export async function refusalFor(trx: Transaction<Db>, taking: Taking): Promise<
   const game = { gameId: taking.game.id, leagueId: taking.league.id, ...taking.game }
   const target = { ...gameSpan(settings, game), minLevel: taking.position.min_level }
   const window = factsWindow(settings, target)
-  const range = { startsAt: new Date(window.from).toISOString(), endsAt: new Date(window.to).toISOString() }
+  const range = { startsAt: iso(window.from), endsAt: iso(window.to) }
   const joined = await memberships.hasJoined(trx, taking.league.id, user.email)
   const [rows, busy] = await Promise.all([
     held.listHeldByEmails(trx, [user.email], { from: range.startsAt, to: range.endsAt }),

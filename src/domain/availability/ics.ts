@@ -3,7 +3,7 @@
 // are not busy. Times in a TZID the feed defines (VTIMEZONE) or an IANA name convert exactly; floating
 // times and all-day dates are the person's wall clock (their time zone).
 import ICAL from 'ical.js'
-import { wallToInstant } from '../core/days.js'
+import { iso, wallToInstant } from '../../time.js'
 
 export interface BusySpan {
   readonly startsAt: string
@@ -78,7 +78,7 @@ function collect(event: ICAL.Event, horizon: Horizon, spans: BusySpan[]): void {
     const s = instant(start, zone)
     const e = Math.max(instant(end, zone), s)
     if (s < horizon.to && (e > horizon.from || (e === s && s >= horizon.from))) {
-      spans.push({ startsAt: new Date(s).toISOString(), endsAt: new Date(e).toISOString() })
+      spans.push({ startsAt: iso(s), endsAt: iso(e) })
     }
   }
   if (!event.isRecurring()) return push(event.startDate, event.endDate ?? event.startDate)

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely'
 import * as store from '../../store/availability.js'
 import type { Db, WeeklyRow } from '../../store/tables.js'
-import { dayAt, nextDay, wallToInstant, weekdayOf } from '../core/days.js'
+import { dayAt, DAY_MS, iso, nextDay, wallToInstant, weekdayOf } from '../../time.js'
 import { DEFAULT_TIME_ZONE } from '../people/profiles.js'
 
 export interface Span {
@@ -58,7 +58,7 @@ function weeklySpans(windows: readonly WeeklyRow[], timeZone: string, range: Spa
   const spans: Span[] = []
   // From the day before (a window late in a day can reach past midnight UTC) to the range's last day.
   const last = dayAt(to, timeZone)
-  for (let day = dayAt(from - 86_400_000, timeZone); day <= last; day = nextDay(day)) {
+  for (let day = dayAt(from - DAY_MS, timeZone); day <= last; day = nextDay(day)) {
     const weekday = weekdayOf(day)
     for (const w of windows) {
       if (w.day_of_week !== weekday) continue
@@ -68,7 +68,7 @@ function weeklySpans(windows: readonly WeeklyRow[], timeZone: string, range: Spa
           ? wallToInstant(Date.parse(`${nextDay(day)}T00:00:00.000Z`), timeZone)
           : wallToInstant(Date.parse(`${day}T${w.to_time}:00.000Z`), timeZone)
       if (start < to && end > from) {
-        spans.push({ startsAt: new Date(start).toISOString(), endsAt: new Date(end).toISOString() })
+        spans.push({ startsAt: iso(start), endsAt: iso(end) })
       }
     }
   }

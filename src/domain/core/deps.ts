@@ -34,10 +34,21 @@ export interface Limits {
   readonly webhookDevLocalhost: boolean
   /** REFDESK_REMINDER_HOURS: how long before a game its holders are reminded. */
   readonly reminderHours: number
+  /**
+   * The largest plan: open positions × the league's officials, the pairs the rules are asked about;
+   * beyond it 409 plan_too_large, before anything but the two lists is read. Not a setting: the
+   * tournament issue raises it with the solver's scale (DESIGN "Tournament scale").
+   */
+  readonly planPairs: number
+  /** Drafts a league keeps, newest first: writing one deletes the older (published plans stay). */
+  readonly draftsKept: number
 }
 
 export const DEFAULT_LIMITS: Limits = {
   endpointsPerSource: 16,
   webhookDevLocalhost: false,
   reminderHours: 24,
+  // 2,000 officials × 500 positions, a big league's fortnight, fit.
+  planPairs: 1_000_000,
+  draftsKept: 10,
 }

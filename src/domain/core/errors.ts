@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   invalid_currency: 400,
   invalid_sport: 400,
   invalid_location: 400,
+  invalid_venue: 400,
   invalid_label: 400,
   invalid_payDollars: 400,
   invalid_latitude: 400,
@@ -108,6 +109,8 @@ export const ERROR_STATUS = {
   too_many_positions: 409,
   // Issue 26: publishing a plan twice; a proposal whose official now has a game too close to it.
   plan_already_published: 409,
+  plan_in_progress: 409,
+  plan_too_large: 409,
   schedule_conflict: 409,
   official_unavailable: 409,
   daily_limit_reached: 409,

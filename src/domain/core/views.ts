@@ -15,7 +15,7 @@ import {
   type PositionDetailRow,
 } from '../../store/positions.js'
 import type { Db, GameRow, LeagueRow, PaymentRow, PositionRow } from '../../store/tables.js'
-import { minutesBetween } from '../../clock.js'
+import { minutesBetween } from '../../time.js'
 
 export function toLeague(row: LeagueRow): League {
   return {
@@ -43,6 +43,7 @@ export function toGameSummary(row: Omit<GameRow, 'seq'>): GameSummary {
     durationMinutes: minutesBetween(row.starts_at, row.ends_at),
     endsAt: row.ends_at,
     location: row.location,
+    venue: row.venue,
     status: row.status,
     latitude: row.latitude,
     longitude: row.longitude,

@@ -1,11 +1,11 @@
 // Crews: positions added to a game or removed from it after the import (DESIGN "Crews"). The partner's
 // `POST /games/{gameId}/positions` and `DELETE /games/{gameId}/positions/{positionId}` and the organizer's
 // Add position / Remove position in the app run these, with the partner or the organizer as caller.
-import { MAX_POSITIONS_PER_GAME, type GameDetail, type PositionInput } from '../../schemas/games.js'
+import { MAX_POSITIONS_PER_GAME, type AddPositionInput, type GameDetail } from '../../schemas/games.js'
 import * as positions from '../../store/positions.js'
 import { isoNow } from '../../clock.js'
 import { requireGame } from '../core/access.js'
-import type { Caller } from '../core/caller.js'
+import { checkSource, type Caller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
 import { fail } from '../core/errors.js'
 import { domainEvent, recordEvents } from '../core/events.js'
@@ -29,8 +29,9 @@ export async function addPosition(
   deps: Deps,
   caller: Caller,
   gameId: string,
-  input: PositionInput,
+  input: AddPositionInput,
 ): Promise<GameDetail> {
+  checkSource(caller, input.source)
   return deps.db.transaction().execute(async (trx) => {
     await requireGame(trx, caller, gameId)
     const { game, positions: crew } = await lockGame(trx, gameId)

@@ -14,7 +14,7 @@ import { isDeadlock, isUniqueViolation } from '../../store/errors.js'
 import * as games from '../../store/games.js'
 import * as leagues from '../../store/leagues.js'
 import { GAME_MINUTES } from '../../schemas/schedule.js'
-import { endOf } from '../core/time.js'
+import { endOf } from '../../time.js'
 import * as positions from '../../store/positions.js'
 import type { Db, GameRow, PositionRow } from '../../store/tables.js'
 import { checkSource, writeSource, type Caller } from '../core/caller.js'
@@ -222,6 +222,7 @@ const REWRITABLE = [
   'sport',
   'starts_at',
   'location',
+  'venue',
   'latitude',
   'longitude',
   'duration_minutes',
@@ -243,6 +244,7 @@ function newGameRow(item: GameItem, base: BatchBase): GameState {
       sport: item.sport,
       starts_at: item.startsAt,
       location: item.location,
+      venue: item.venue ?? null,
       latitude: item.latitude ?? null,
       longitude: item.longitude ?? null,
       status: 'open',
@@ -284,6 +286,7 @@ function rewriteOf(item: GameItem, raw: object): Partial<GameState> {
     starts_at: item.startsAt,
     ...(given('sport') && { sport: item.sport }),
     ...(given('location') && { location: item.location }),
+    ...(given('venue') && { venue: item.venue ?? null }),
     ...(given('latitude') && { latitude: item.latitude ?? null }),
     ...(given('longitude') && { longitude: item.longitude ?? null }),
     ...(item.durationMinutes !== undefined && { duration_minutes: item.durationMinutes }),

@@ -1,4 +1,5 @@
-// Leagues: create/upsert, read with their games and officials, patch. No league change emits an event.
+// Leagues: create/upsert, read with their games and officials, patch. A league change emits no event of
+// its own; a new gameMinutes moves games, and each moved game emits its game.updated.
 import type { Transaction } from 'kysely'
 import type { Game } from '../../schemas/games.js'
 import type {
@@ -8,13 +9,13 @@ import type {
   UpdateLeagueInput,
   UpsertLeagueInput,
 } from '../../schemas/leagues.js'
-import * as games from '../../store/games.js'
 import * as leagues from '../../store/leagues.js'
 import * as memberships from '../../store/memberships.js'
 import { isoNow, newId } from '../../clock.js'
 import { requireLeague, scopeOf } from '../core/access.js'
 import { checkSource, writeSource, type Caller, type PartnerCaller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
+import { followLeagueLength } from '../games/league-length.js'
 import type { Db, LeagueRow } from '../../store/tables.js'
 import { collectPages, fromSnapshot, whole, type Pages, type Streamed } from '../core/streamed.js'
 import { leagueGamePages, toLeague, toOfficial } from '../core/views.js'
@@ -65,7 +66,7 @@ export async function upsertLeague(
       row.external_id === null
         ? await leagues.insertLeague(trx, row)
         : await leagues.upsertLeague(trx, row, changes)
-    await keepGameEnds(trx, before, league)
+    await keepGameEnds(trx, deps, before, league, at)
     if (league.id === row.id) {
       await memberships.insertMembership(trx, {
         id: newId(),
@@ -127,8 +128,9 @@ export async function updateLeague(
       ...settingsOf(input),
     }
     if (Object.keys(changes).length === 0) return toLeague(league)
-    const updated = await leagues.updateLeague(trx, league.id, { ...changes, updated_at: isoNow(deps.clock) })
-    await keepGameEnds(trx, league, updated)
+    const at = isoNow(deps.clock)
+    const updated = await leagues.updateLeague(trx, league.id, { ...changes, updated_at: at })
+    await keepGameEnds(trx, deps, league, updated, at)
     return toLeague(updated)
   })
 }
@@ -149,8 +151,17 @@ function settingsOf(input: UpdateLeagueInput): Partial<LeagueSettings> {
   }
 }
 
-/** Games without their own length last the league's gameMinutes: when that changes, their ends move. */
-async function keepGameEnds(trx: Transaction<Db>, before: LeagueRow | undefined, after: LeagueRow) {
+/**
+ * Games without their own length last the league's gameMinutes: when that changes, their ends move, each
+ * with its game.updated. The league's own change still emits nothing, as the spec says.
+ */
+async function keepGameEnds(
+  trx: Transaction<Db>,
+  deps: Deps,
+  before: LeagueRow | undefined,
+  after: LeagueRow,
+  at: string,
+) {
   if (before && before.id === after.id && before.game_minutes !== after.game_minutes)
-    await games.rewriteDefaultEnds(trx, after.id, after.game_minutes)
+    await followLeagueLength(trx, deps, after.id, after.game_minutes, at)
 }

@@ -113,9 +113,7 @@ export async function removeOfficial(
   await deps.db.transaction().execute(async (trx) => {
     const league = await requireLeague(trx, caller, leagueId)
     // Locked first, so no claim for this official can commit while we collect the claimed positions.
-    const membership =
-      (await memberships.lockMembership(trx, league.id, userId, 'update')) ?? fail('not_a_member')
-    if (membership.role === 'organizer') fail('not_an_official')
+    const membership = await lockOfficial(trx, league.id, userId)
     await endMembership(trx, deps, membership, isoNow(deps.clock))
   })
 }
@@ -131,7 +129,7 @@ export async function endMembership(
   at: string,
 ): Promise<void> {
   const { league_id: leagueId, user_id: userId } = membership
-  const official = toOfficial((await memberships.findOfficial(trx, leagueId, userId)) ?? fail('not_a_member'))
+  const official = await readOfficial(trx, leagueId, userId)
   const reopenedPositionIds = (await releaseHeldPositions(trx, leagueId, userId, at, () => true)).map(
     (r) => r.positionId,
   )
@@ -157,13 +155,11 @@ export async function denyOfficial(
 ): Promise<Official> {
   return deps.db.transaction().execute(async (trx) => {
     const league = await requireLeague(trx, caller, leagueId)
-    const membership =
-      (await memberships.lockMembership(trx, league.id, userId, 'update')) ?? fail('not_a_member')
-    if (membership.role === 'organizer') fail('not_an_official')
+    const membership = await lockOfficial(trx, league.id, userId)
     const at = isoNow(deps.clock)
     await memberships.setMembershipStatus(trx, membership.id, 'denied', at)
     if (options.releaseUpcoming === true) await releaseUpcomingClaims(trx, deps, league.id, userId, at)
-    return toOfficial((await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'))
+    return await readOfficial(trx, league.id, userId)
   })
 }
 
@@ -181,18 +177,31 @@ export async function approveOfficial(
   return deps.db.transaction().execute(async (trx) => {
     const league = await requireLeague(trx, caller, leagueId)
     const at = isoNow(deps.clock)
-    const membership =
-      (await memberships.lockMembership(trx, league.id, userId, 'update')) ?? fail('not_a_member')
-    if (membership.role === 'organizer') fail('not_an_official')
+    const membership = await lockOfficial(trx, league.id, userId)
     if (membership.status !== 'approved') {
       await memberships.setMembershipStatus(trx, membership.id, 'approved', at)
     }
-    const official = toOfficial(
-      (await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'),
-    )
+    const official = await readOfficial(trx, league.id, userId)
     if (membership.status !== 'approved') {
       await recordEvents(trx, [domainEvent('official.approved', league.id, { official })], at)
     }
     return official
   })
+}
+
+/** The official's membership in the league, locked for update; an organizer's is not an official's. */
+export async function lockOfficial(trx: Transaction<Db>, leagueId: string, userId: string) {
+  const membership =
+    (await memberships.lockMembership(trx, leagueId, userId, 'update')) ?? fail('not_a_member')
+  if (membership.role === 'organizer') fail('not_an_official')
+  return membership
+}
+
+/** The league's official as the API shows them. */
+export async function readOfficial(
+  trx: Transaction<Db>,
+  leagueId: string,
+  userId: string,
+): Promise<Official> {
+  return toOfficial((await memberships.findOfficial(trx, leagueId, userId)) ?? fail('not_a_member'))
 }

@@ -8,7 +8,8 @@ import type { NotificationKindName, NotificationPayload } from '../../schemas/no
 import * as store from '../../store/notifications.js'
 import type { PositionContextRow } from '../../store/notifications.js'
 import type { Db, NewNotification } from '../../store/tables.js'
-import { minutesBetween, newId } from '../../clock.js'
+import { newId } from '../../clock.js'
+import { DAY_MS, iso, minutesBetween } from '../../time.js'
 import type { Deps } from '../core/deps.js'
 import { inviterOf } from '../core/views.js'
 
@@ -49,9 +50,6 @@ interface GameShape {
 /** What queueing reads besides the transaction: the reminder lead time. */
 export type NotifyDeps = Pick<Deps, 'limits'>
 
-const HOUR_MS = 3_600_000
-const DAY_MS = 24 * HOUR_MS
-
 /** Mails a day (24 hours) to an address for leagues it has not joined (DESIGN "Consent"). */
 const UNJOINED_MAILS_PER_DAY = 50
 
@@ -87,7 +85,7 @@ async function queueWithContexts(
   const userIds = new Set(items.map((i) => i.userId))
   for (const c of contexts.values()) userIds.add(c.organizer_id)
   const people = new Map((await store.listRecipients(trx, [...userIds])).map((u) => [u.id, u]))
-  const reminderMs = deps.limits.reminderHours * HOUR_MS
+  const { reminderHours } = deps.limits
   const rows: NewNotification[] = []
   for (const item of items) {
     const context = contexts.get(item.positionId)
@@ -97,7 +95,7 @@ async function queueWithContexts(
     let due = at
     if (item.kind === 'reminder') {
       if (context.starts_at <= at) continue
-      const before = new Date(Date.parse(context.starts_at) - reminderMs).toISOString()
+      const before = iso(store.reminderAt(context.starts_at, reminderHours))
       due = before > at ? before : at
     }
     const placeholder = isPlaceholder(recipient.email)
@@ -140,7 +138,7 @@ async function withConsent(
   const [joined, invited, counts] = await Promise.all([
     store.listJoinedPairs(trx, emails, leagueIds),
     store.listInvitedPairs(trx, emails, leagueIds),
-    store.countUnjoinedSince(trx, emails, new Date(Date.parse(at) - DAY_MS).toISOString()),
+    store.countUnjoinedSince(trx, emails, iso(Date.parse(at) - DAY_MS)),
   ])
   const isJoined = new Set(joined.map((j) => pair(j.email, j.league_id)))
   const wasInvited = new Set(invited.map((i) => pair(i.email, i.league_id)))
@@ -191,20 +189,14 @@ function payloadOf(
   c: PositionContextRow,
   official: { name: string; email: string } | undefined,
 ): NotificationPayload {
-  const minutes = minutesBetween(c.starts_at, c.ends_at)
+  const game = store.payloadGame(c)
   return {
-    label: c.label,
-    sport: c.sport,
-    startsAt: c.starts_at,
-    durationMinutes: minutes,
-    location: c.location,
-    leagueName: c.league_name,
-    leagueTimeZone: c.league_time_zone,
+    ...game,
     ...(item.kind === 'changed' && {
       before: item.before,
       changes: [
         ...(item.before.startsAt !== c.starts_at ? (['time'] as const) : []),
-        ...(item.before.durationMinutes !== minutes ? (['length'] as const) : []),
+        ...(item.before.durationMinutes !== game.durationMinutes ? (['length'] as const) : []),
         ...(item.before.location !== c.location ? (['place'] as const) : []),
       ],
     }),
@@ -288,9 +280,8 @@ export async function notifyChanged(
   // The holders, what their mails say about their positions, and their reminders: one read.
   const holders = await store.listHolderContexts(trx, [...byGame.keys()])
   if (holders.length === 0) return
-  const reminderMs = deps.limits.reminderHours * HOUR_MS
-  const remindAtOf = (h: { starts_at: string }) =>
-    new Date(Date.parse(h.starts_at) - reminderMs).toISOString()
+  const { reminderHours } = deps.limits
+  const remindAtOf = (h: { starts_at: string }) => iso(store.reminderAt(h.starts_at, reminderHours))
   // Only held games have waiting reminders; each holder's row says how its game now stands.
   const games = [...new Map(holders.map((h) => [h.game_id, h])).values()]
   await store.dropReminders(trx, {
@@ -300,7 +291,7 @@ export async function notifyChanged(
   await store.moveReminders(
     trx,
     upcoming.filter((g) => g.starts_at < byGame.get(g.game_id)!.startsAt).map((g) => g.game_id),
-    { at, reminderMs },
+    { at, reminderHours },
   )
   const items: NotificationItem[] = []
   for (const h of holders) {

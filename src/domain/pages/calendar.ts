@@ -7,8 +7,9 @@ import type { Deps } from '../core/deps.js'
 import { toHeldGame, type HeldGame } from './schedule.js'
 import { hashSecret, isSecretToken, newSecretToken } from '../core/secret-tokens.js'
 import type { PersonCaller } from '../core/caller.js'
+import { DAY_MS, iso } from '../../time.js'
 
-const FEED_HISTORY_MS = 90 * 24 * 3_600_000
+const FEED_HISTORY_MS = 90 * DAY_MS
 
 /** When the person's current feed address was made, if they have one. */
 export async function findCalendarFeed(
@@ -33,7 +34,7 @@ export async function calendarFeedGames(deps: Deps, token: unknown): Promise<Hel
   if (!feed) return undefined
   const userIds = await people.listUserIdsByEmail(deps.db, feed.email)
   const now = deps.clock.now()
-  const at = new Date(now).toISOString()
-  const from = new Date(now - FEED_HISTORY_MS).toISOString()
+  const at = iso(now)
+  const from = iso(now - FEED_HISTORY_MS)
   return (await officialGames.listUpcomingHeld(deps.db, userIds, from)).map((row) => toHeldGame(row, at))
 }

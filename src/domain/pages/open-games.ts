@@ -18,6 +18,7 @@ import {
 } from '../availability/conflicts.js'
 import type { Deps } from '../core/deps.js'
 import { unavailableByPerson } from '../availability/unavailability.js'
+import { DAY_MS, iso } from '../../time.js'
 
 export interface OpenGame {
   readonly positionId: string
@@ -42,7 +43,6 @@ export interface OpenGamesQuery extends OpenPositionFilters {
 export const OPEN_PAGE_SIZE = 50
 /** Open positions read and judged at a time while filling a page. */
 const BATCH = 200
-const DAY_MS = 86_400_000
 
 /**
  * One page of the open positions the person can take (or of all of them, with `showAll`). The rules judge
@@ -93,8 +93,8 @@ async function judgeFor(
   levels: ReadonlyMap<string, number | null>,
 ): Promise<(row: OpenPositionRow) => Refusal | null> {
   if (rows.length === 0) return () => null
-  const from = new Date(Date.parse(rows[0]!.starts_at) - DAY_MS).toISOString()
-  const to = new Date(Math.max(...rows.map((r) => Date.parse(r.ends_at))) + DAY_MS).toISOString()
+  const from = iso(Date.parse(rows[0]!.starts_at) - DAY_MS)
+  const to = iso(Math.max(...rows.map((r) => Date.parse(r.ends_at))) + DAY_MS)
   const [heldRows, unavailable] = await Promise.all([
     held.listHeldByEmails(deps.db, [email], { from, to }),
     unavailableByPerson(deps.db, [email], { startsAt: from, endsAt: to }),

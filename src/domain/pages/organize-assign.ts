@@ -24,6 +24,8 @@ export interface BoardPosition {
   readonly candidates: readonly Candidate[]
   /** Not eligible, each with the rules that exclude them. */
   readonly excluded: readonly Candidate[]
+  /** The officials who gave this game back: the tab says so, and proposes none of them. */
+  readonly turnedBackBy: readonly string[]
 }
 
 export async function listAssignBoard(
@@ -46,6 +48,7 @@ export async function listAssignBoard(
       minLevel: row.min_level,
       candidates: all.filter((c) => c.eligible),
       excluded: all.filter((c) => !c.eligible),
+      turnedBackBy: all.filter((c) => c.reasons.includes('withdrew')).map((c) => c.name),
     })
   }
   return { league, positions, more: rows.length > BOARD_SIZE }

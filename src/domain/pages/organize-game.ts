@@ -9,7 +9,7 @@ import * as memberships from '../../store/memberships.js'
 import { isoNow } from '../../clock.js'
 import { requireGame } from '../core/access.js'
 import type { Caller } from '../core/caller.js'
-import { wallTimeAt, wallToInstant } from '../core/days.js'
+import { wallTimeAt } from '../../time.js'
 import type { Deps } from '../core/deps.js'
 import { fail } from '../core/errors.js'
 import { getGame } from '../games/games.js'
@@ -54,18 +54,4 @@ export async function findGameDesk(deps: Deps, caller: Caller, gameId: string): 
       .map(toOfficial)
       .sort((a, b) => (a.name || a.email).localeCompare(b.name || b.email)),
   }
-}
-
-const WALL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/
-
-/**
- * A `datetime-local` value read in the league's time zone as the instant it names, `YYYY-MM-DDTHH:MM:SS.sssZ`;
- * undefined when it is not one (the caller's schema then refuses it as `invalid_startsAt`).
- */
-export function instantOfWallTime(value: string, timeZone: string): string | undefined {
-  if (!WALL_TIME.test(value)) return undefined
-  const wall = Date.parse(`${value}:00.000Z`)
-  // An impossible date (Feb 30) parses to another day: refused, never rolled over.
-  if (Number.isNaN(wall) || new Date(wall).toISOString().slice(0, 16) !== value) return undefined
-  return new Date(wallToInstant(wall, timeZone)).toISOString()
 }

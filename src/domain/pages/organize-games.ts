@@ -9,7 +9,7 @@ import type { GameRow, GameStatus, PaymentMode, PaymentStatus } from '../../stor
 import { isoNow } from '../../clock.js'
 import { requireGame, requirePosition } from '../core/access.js'
 import type { Caller } from '../core/caller.js'
-import { dayStart, nextDay } from '../core/days.js'
+import { dayStart, nextDay } from '../../time.js'
 import type { Deps } from '../core/deps.js'
 import { requireOrganizedLeague, type OrganizedLeague } from './organize.js'
 import { canComplete, canRecordNoShow, noShowKeepsPayment } from '../payments/payments.js'

@@ -11,7 +11,7 @@ import type { Caller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
 import { fail } from '../core/errors.js'
 import { domainEvent, recordEvents } from '../core/events.js'
-import { enrolOfficial } from '../leagues/officials.js'
+import { enrolOfficial, lockOfficial, readOfficial } from '../leagues/officials.js'
 import { requireOrganizedLeague, type OrganizedLeague } from './organize.js'
 import { toOfficial } from '../core/views.js'
 
@@ -86,17 +86,13 @@ export async function setOfficialLevel(
 ): Promise<Official> {
   return deps.db.transaction().execute(async (trx) => {
     const league = await requireLeague(trx, caller, leagueId)
-    const membership =
-      (await memberships.lockMembership(trx, league.id, userId, 'update')) ?? fail('not_a_member')
-    if (membership.role === 'organizer') fail('not_an_official')
+    const membership = await lockOfficial(trx, league.id, userId)
     if (membership.level === level) {
-      return toOfficial((await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'))
+      return readOfficial(trx, league.id, userId)
     }
     const at = isoNow(deps.clock)
     await memberships.setMembershipLevel(trx, membership.id, level, at)
-    const official = toOfficial(
-      (await memberships.findOfficial(trx, league.id, userId)) ?? fail('not_a_member'),
-    )
+    const official = await readOfficial(trx, league.id, userId)
     if (official.status === 'approved') {
       await recordEvents(trx, [domainEvent('official.approved', league.id, { official })], at)
     }

@@ -9,6 +9,7 @@ import { CONSOLE_CALLER, RESERVED_SOURCE, type PartnerCaller } from '../core/cal
 import { isoNow, newId } from '../../clock.js'
 import type { Deps } from '../core/deps.js'
 import { MAX_SOURCE_LENGTH } from '../../schemas/common.js'
+import { iso, MINUTE_MS } from '../../time.js'
 
 // The scheme is case-insensitive (RFC 9110 §11.1), and one or more spaces may follow it (RFC 6750); the key
 // itself is exact.
@@ -41,7 +42,7 @@ export interface KeySummary {
  * of a read-heavy partner and serialize them on SQLite's one writer, for a figure an operator reads to
  * the day.
  */
-const LAST_USED_RESOLUTION_MS = 60_000
+const LAST_USED_RESOLUTION_MS = MINUTE_MS
 
 // One-shot `hash` costs about half of a `createHash` object per request.
 const hashKey = (key: string): string => digest('sha256', key, 'hex')
@@ -112,12 +113,7 @@ async function noteUse(deps: Deps, row: { id: string; last_used_at: string | nul
   const now = deps.clock.now()
   if (row.last_used_at !== null && now - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return
   const at = new Date(now)
-  await apiKeys.noteUse(
-    deps.db,
-    row.id,
-    at.toISOString(),
-    new Date(now - LAST_USED_RESOLUTION_MS).toISOString(),
-  )
+  await apiKeys.noteUse(deps.db, row.id, at.toISOString(), iso(now - LAST_USED_RESOLUTION_MS))
 }
 
 export async function listKeys(deps: Deps): Promise<KeySummary[]> {

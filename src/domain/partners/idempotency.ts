@@ -10,6 +10,7 @@ import type { Db } from '../../store/tables.js'
 import type { PartnerCaller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
 import { fail } from '../core/errors.js'
+import { iso } from '../../time.js'
 
 const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000
 /**
@@ -54,8 +55,6 @@ export function recheck(check: (trx: Kysely<Db>, caller: PartnerCaller) => Promi
     },
   }
 }
-
-const iso = (ms: number) => new Date(ms).toISOString()
 
 /**
  * Runs `act` once per (API key, Idempotency-Key): the first request acts and its answer is kept; a retry

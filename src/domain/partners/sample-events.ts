@@ -3,23 +3,22 @@
 // so a receiver's parsing is exercised exactly as by real events. None of these rows exists.
 import { newId } from '../../clock.js'
 import type { EventData, EventName } from '../../schemas/events.js'
-
-const HOUR = 3_600_000
-const iso = (ms: number) => new Date(ms).toISOString()
+import { HOUR_MS, iso, MINUTE_MS } from '../../time.js'
 
 export function sampleEventData(event: EventName, source: string, now: number): { leagueId: string } {
   const leagueId = newId()
   const userId = newId()
   const positionId = newId()
-  const startsAt = iso(Math.ceil((now + 72 * HOUR) / HOUR) * HOUR)
+  const startsAt = iso(Math.ceil((now + 72 * HOUR_MS) / HOUR_MS) * HOUR_MS)
   const game = {
     id: newId(),
     leagueId,
     sport: 'soccer',
     startsAt,
     durationMinutes: 90,
-    endsAt: iso(Date.parse(startsAt) + 90 * 60_000),
+    endsAt: iso(Date.parse(startsAt) + 90 * MINUTE_MS),
     location: 'Field 1',
+    venue: null,
     status: 'claimed' as const,
     latitude: 40.7128,
     longitude: -74.006,
@@ -41,7 +40,7 @@ export function sampleEventData(event: EventName, source: string, now: number): 
     email: 'sam@example.com',
     externalId: 'sample-ref-7',
     source,
-    createdAt: iso(now - 240 * HOUR),
+    createdAt: iso(now - 240 * HOUR_MS),
     level: null,
     confirmed: false,
   }
@@ -57,7 +56,7 @@ export function sampleEventData(event: EventName, source: string, now: number): 
     paidAt: iso(now),
     failureCode: null,
     failureMessage: null,
-    createdAt: iso(now - HOUR),
+    createdAt: iso(now - HOUR_MS),
   }
   type Status = 'open' | 'claimed' | 'completed' | 'cancelled'
   const detail = (status: Status, withPayment = false) => ({

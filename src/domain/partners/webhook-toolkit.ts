@@ -15,9 +15,7 @@ import type { Deps } from '../core/deps.js'
 import { fail } from '../core/errors.js'
 import { sampleEventData } from './sample-events.js'
 import { toDelivery, toEndpoint } from './webhook-endpoints.js'
-
-const DAY_MS = 86_400_000
-const HOUR_MS = 3_600_000
+import { DAY_MS, HOUR_MS, iso } from '../../time.js'
 
 /**
  * Test examples a source may send in an hour, over all its endpoints: enough to develop a receiver, too
@@ -50,7 +48,7 @@ export async function sendTestEvent(
   return deps.db.transaction().execute(async (trx) => {
     const endpoint = await activeEndpoint(trx, caller, webhookId)
     const now = isoNow(deps.clock)
-    const hourAgo = new Date(Date.parse(now) - HOUR_MS).toISOString()
+    const hourAgo = iso(Date.parse(now) - HOUR_MS)
     if ((await deliveries.countTestDeliveries(trx, endpoint.source, hourAgo)) >= TEST_EVENTS_PER_HOUR)
       fail('test_event_limit_reached')
     const data = sampleEventData(event, endpoint.source, Date.parse(now))
@@ -111,12 +109,7 @@ export async function recoverDeliveries(
   if (from < now - RECOVER_WINDOW_DAYS * DAY_MS) fail('invalid_since')
   return deps.db.transaction().execute(async (trx) => {
     const endpoint = await activeEndpoint(trx, caller, webhookId)
-    const recovered = await deliveries.requeueFailed(
-      trx,
-      endpoint,
-      new Date(from).toISOString(),
-      new Date(now).toISOString(),
-    )
+    const recovered = await deliveries.requeueFailed(trx, endpoint, iso(from), iso(now))
     if (recovered > 0) await outbox.announceWork(trx)
     return { recovered }
   })

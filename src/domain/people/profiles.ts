@@ -3,6 +3,7 @@
 import { isoNow } from '../../clock.js'
 import * as people from '../../store/people.js'
 import * as plans from '../../store/plans.js'
+import { canonicalTimeZone } from '../../schemas/schedule.js'
 import type { Deps } from '../core/deps.js'
 import { fail } from '../core/errors.js'
 
@@ -15,9 +16,11 @@ export const TIME_ZONES: readonly string[] = [
 ]
 const KNOWN = new Set(TIME_ZONES)
 
+/** Stores the zone's canonical name, as a league's is stored: `europe/berlin` is `Europe/Berlin`. */
 export async function setTimeZone(deps: Deps, person: { email: string }, timeZone: string): Promise<void> {
-  if (!KNOWN.has(timeZone)) fail('invalid_time_zone')
-  await people.upsertTimeZone(deps.db, person.email, timeZone, isoNow(deps.clock))
+  const zone = canonicalTimeZone(timeZone)
+  if (zone === undefined || !KNOWN.has(zone)) fail('invalid_time_zone')
+  await people.upsertTimeZone(deps.db, person.email, zone, isoNow(deps.clock))
 }
 
 /**

@@ -5,6 +5,7 @@ import type { PersonCaller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
 import { DEFAULT_TIME_ZONE } from './profiles.js'
 import { hashSecret, isSecretToken } from '../core/secret-tokens.js'
+import { iso, MINUTE_MS } from '../../time.js'
 
 /** The person a session acts for: a caller of every service, with how the app shows them their pages. */
 export interface Person extends PersonCaller {
@@ -14,7 +15,7 @@ export interface Person extends PersonCaller {
 }
 
 /** A session's last use is written at most this often: a person browsing costs one write a minute. */
-const TOUCH_EVERY_MS = 60_000
+const TOUCH_EVERY_MS = MINUTE_MS
 
 /**
  * The person of a live session: unexpired, and used within `idleMs` (to the minute; no idle limit when
@@ -27,12 +28,12 @@ export async function findPerson(
 ): Promise<Person | undefined> {
   if (!isSecretToken(sessionToken)) return undefined
   const now = deps.clock.now()
-  const at = new Date(now).toISOString()
-  const idleSince = idleMs === undefined ? '' : new Date(now - idleMs).toISOString()
+  const at = iso(now)
+  const idleSince = idleMs === undefined ? '' : iso(now - idleMs)
   const tokenHash = hashSecret(sessionToken)
   const row = await sessions.findLiveSession(deps.db, tokenHash, at, idleSince)
   if (!row) return undefined
-  if (row.last_seen_at <= new Date(now - TOUCH_EVERY_MS).toISOString()) {
+  if (row.last_seen_at <= iso(now - TOUCH_EVERY_MS)) {
     await sessions.touchSession(deps.db, tokenHash, at)
   }
   return {

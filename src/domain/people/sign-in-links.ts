@@ -10,8 +10,9 @@ import { removeMailStop } from '../../store/notifications.js'
 import type { Deps } from '../core/deps.js'
 import { fail } from '../core/errors.js'
 import { hashSecret, isSecretToken, newSecretToken } from '../core/secret-tokens.js'
+import { iso, MINUTE_MS } from '../../time.js'
 
-export const SIGN_IN_LINK_TTL_MS = 15 * 60_000
+export const SIGN_IN_LINK_TTL_MS = 15 * MINUTE_MS
 
 export interface SignInLimits {
   /** Link requests allowed per address, and per client address, within one window. */
@@ -44,10 +45,10 @@ export async function admitSignInRequest(
 ): Promise<boolean> {
   const { limits } = input
   const now = deps.clock.now()
-  const windowStartedAfter = new Date(now - limits.windowMs).toISOString()
+  const windowStartedAfter = iso(now - limits.windowMs)
   return deps.db.transaction().execute(async (trx) => {
     await links.deleteLimitsStartedBefore(trx, windowStartedAfter)
-    const at = new Date(now).toISOString()
+    const at = iso(now)
     const hits = await links.countHit(trx, `client:${hashSecret(input.client)}`, at, windowStartedAfter)
     return hits <= limits.perClient
   })
@@ -65,8 +66,8 @@ export async function makeSignInLink(
 ): Promise<string | undefined> {
   const { email, limits } = input
   const now = deps.clock.now()
-  const at = new Date(now).toISOString()
-  const windowStartedAfter = new Date(now - limits.windowMs).toISOString()
+  const at = iso(now)
+  const windowStartedAfter = iso(now - limits.windowMs)
   return deps.db.transaction().execute(async (trx) => {
     if (!canReceiveMail(email) || !(await people.hasUserWithEmail(trx, email))) return undefined
     const made = await links.countHit(trx, `address:${hashSecret(email)}`, at, windowStartedAfter)
@@ -90,8 +91,8 @@ async function insertLink(db: Deps['db'], email: string, now: number): Promise<s
   await links.insertLink(db, {
     token_hash: hashSecret(token),
     email,
-    created_at: new Date(now).toISOString(),
-    expires_at: new Date(now + SIGN_IN_LINK_TTL_MS).toISOString(),
+    created_at: iso(now),
+    expires_at: iso(now + SIGN_IN_LINK_TTL_MS),
   })
   return token
 }
@@ -115,7 +116,7 @@ export async function redeemSignInLink(
 ): Promise<NewSession | undefined> {
   if (!isSecretToken(token)) return undefined
   const now = deps.clock.now()
-  const at = new Date(now).toISOString()
+  const at = iso(now)
   return deps.db.transaction().execute(async (trx) => {
     const email = await links.consumeLink(trx, hashSecret(token), at)
     if (email === undefined) return undefined

@@ -15,7 +15,7 @@ import type { Deps } from '../core/deps.js'
 import { ApiError, fail } from '../core/errors.js'
 import * as leagues from '../../store/leagues.js'
 import { explainPlan, rankCost } from './plan-explain.js'
-import { ruleSettings, type Refusal } from '../availability/conflicts.js'
+import { ruleSettings } from '../availability/conflicts.js'
 import {
   distanceKm,
   gamesHeldIn,
@@ -26,11 +26,12 @@ import {
   ownFacts,
   toProblem,
   type OfficialFact,
+  type PairReason,
   type SlotFact,
   type WindowFacts,
 } from './plan-window.js'
+import { DAY_MS, iso } from '../../time.js'
 
-const DAY_MS = 24 * 60 * 60_000
 const DEFAULT_WINDOW_DAYS = 14
 const MAX_WINDOW_DAYS = 31
 /** Candidates' gamesInWindow counts this far either side of the game. */
@@ -41,7 +42,11 @@ const CANDIDATE_WINDOW_MS = 7 * DAY_MS
  */
 const PLAN_DEADLINE_MS = 20_000
 
-const iso = (ms: number): string => new Date(ms).toISOString()
+/**
+ * Leagues with a plan being made in this process: one at a time per league; a second answers 409
+ * plan_in_progress (docs/decisions.md). The solver threads are shared by all leagues (SOLVER_WORKERS).
+ */
+const planning = new Set<string>()
 
 /** Officials for one position, eligible first, then cheapest as the plan would weigh them. */
 export async function listCandidates(
@@ -69,7 +74,7 @@ export async function listCandidates(
     },
     rules,
   )
-  const facts = await loadFacts(deps.db, league, [slot], rules, CANDIDATE_WINDOW_MS)
+  const facts = await loadFacts(deps.db, league, [slot], rules, undefined, CANDIDATE_WINDOW_MS)
   const window = { from: slot.start - CANDIDATE_WINDOW_MS, to: slot.start + CANDIDATE_WINDOW_MS }
   const rows = facts.officials.map((official) => {
     const reasons = pairReasons(facts, slot, official)
@@ -107,7 +112,7 @@ function toldReasons(
   facts: WindowFacts,
   slot: SlotFact,
   official: OfficialFact,
-  reasons: readonly Refusal[],
+  reasons: readonly PairReason[],
 ): string[] {
   if (!official.joined) return ['unconfirmed']
   if (caller.kind !== 'partner') return [...reasons]
@@ -138,16 +143,36 @@ export async function createPlan(
   const now = isoNow(deps.clock)
   const window = planWindow(input, now)
   const league = await requireLeague(deps.db, caller, leagueId)
+  // Checked and taken in one turn after the scope check: only a caller who sees the league learns that
+  // a plan is being made for it.
+  if (planning.has(league.id)) fail('plan_in_progress')
+  planning.add(league.id)
+  try {
+    return await makePlan(deps, caller, league, window, now)
+  } finally {
+    planning.delete(league.id)
+  }
+}
+
+async function makePlan(
+  deps: Deps,
+  caller: Caller,
+  league: LeagueRow,
+  window: { from: string; to: string },
+  now: string,
+): Promise<AssignmentPlan> {
   const rules = ruleSettings(league)
   const open = await plans.listOpenSlots(deps.db, league.id, {
     from: window.from > now ? window.from : now,
     to: window.to,
   })
+  const pool = await plans.listPool(deps.db, league.id)
+  if (open.length * pool.length > deps.limits.planPairs) fail('plan_too_large')
   const slots = open.map((row) => slotFact(row, rules))
-  const facts = await loadFacts(deps.db, league, slots, rules)
+  const facts = await loadFacts(deps.db, league, slots, rules, pool)
   const span = { from: Date.parse(window.from), to: Date.parse(window.to) }
-  const solved = await planAssignments(toProblem(facts, span), { deadlineMs: PLAN_DEADLINE_MS })
-  const { proposals, unfilled } = explainPlan(facts, solved)
+  const solved = await planAssignments(await toProblem(facts, span), { deadlineMs: PLAN_DEADLINE_MS })
+  const { proposals, unfilled } = await explainPlan(facts, solved)
   const row: Omit<AssignmentPlanRow, 'seq'> = {
     id: newId(),
     league_id: league.id,
@@ -162,13 +187,23 @@ export async function createPlan(
     published_at: null,
   }
   await deps.db.transaction().execute(async (trx) => {
-    await requireLeague(trx, caller, leagueId)
+    await requireLeague(trx, caller, league.id)
     await plans.insertPlan(trx, row)
+    await plans.pruneDrafts(trx, league.id, deps.limits.draftsKept)
   })
   return toPlan(row)
 }
 
+/** An unfilled position as stored: plans written before issue 36 have reasons without `count`. */
+type StoredUnfilled = Omit<AssignmentPlan['unfilled'][number], 'reasons'> & {
+  reasons: { code: string; count?: number; userIds: string[] }[]
+}
+
 function toPlan(row: Omit<AssignmentPlanRow, 'seq'>): AssignmentPlan {
+  const unfilled = (JSON.parse(row.unfilled) as StoredUnfilled[]).map((u) => ({
+    ...u,
+    reasons: u.reasons.map((r) => ({ ...r, count: r.count ?? r.userIds.length })),
+  }))
   return {
     id: row.id,
     leagueId: row.league_id,
@@ -176,8 +211,13 @@ function toPlan(row: Omit<AssignmentPlanRow, 'seq'>): AssignmentPlan {
     from: row.from_at,
     to: row.to_at,
     proposals: JSON.parse(row.proposals) as AssignmentPlan['proposals'],
-    unfilled: JSON.parse(row.unfilled) as AssignmentPlan['unfilled'],
-    stats: JSON.parse(row.stats) as AssignmentPlan['stats'],
+    unfilled,
+    // A plan made before leads were weighed counts none.
+    stats: {
+      leads: 0,
+      leadsFilled: 0,
+      ...(JSON.parse(row.stats) as Partial<AssignmentPlan['stats']>),
+    } as AssignmentPlan['stats'],
     createdAt: row.created_at,
     publishedAt: row.published_at,
     outcome: row.outcome === null ? null : (JSON.parse(row.outcome) as PublishOutcome),

@@ -1,6 +1,6 @@
 // The plan in words: each proposal's deciding terms, and for each position left open the rule that
 // excluded each official (or that every eligible one fills another position of the plan).
-import type { PlanProposal, PlanUnfilled } from '../../schemas/plans.js'
+import { REASON_IDS, type PlanProposal, type PlanUnfilled } from '../../schemas/plans.js'
 import {
   COST_UNITS_PER_KM,
   LEVEL_MARGIN_REWARD,
@@ -43,22 +43,39 @@ function why(terms: ProposalTerms): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
+/**
+ * Each rule that excluded officials from the position, with how many and the first REASON_IDS of them
+ * (pool order): one pass over the officials, constant work each, and an answer bounded per position
+ * whatever the pool's size.
+ */
 function unfilledReasons(facts: WindowFacts, slotIndex: number): PlanUnfilled['reasons'] {
   const slot = facts.slots[slotIndex]!
-  const byCode = new Map<string, string[]>()
+  const byCode = new Map<string, { code: string; count: number; userIds: string[] }>()
   for (const official of facts.officials) {
     const code = pairReasons(facts, slot, official)[0] ?? 'planned_elsewhere'
-    byCode.set(code, [...(byCode.get(code) ?? []), official.userId])
+    let reason = byCode.get(code)
+    if (!reason) byCode.set(code, (reason = { code, count: 0, userIds: [] }))
+    reason.count++
+    if (reason.userIds.length < REASON_IDS) reason.userIds.push(official.userId)
   }
-  if (facts.officials.length === 0) byCode.set('no_officials', [])
-  return [...byCode].map(([code, userIds]) => ({ code, userIds }))
+  if (facts.officials.length === 0)
+    byCode.set('no_officials', { code: 'no_officials', count: 0, userIds: [] })
+  return [...byCode.values()]
 }
 
-/** The solver's plan as the API shows it, proposals and unfilled positions by start, then position. */
-export function explainPlan(
+/** Pairs explained between two turns of the event loop (as plan-window.ts judges them): a few ms. */
+const EXPLAIN_CHUNK = 2048
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * The solver's plan as the API shows it, proposals and unfilled positions by start, then position. The
+ * explanations run a few positions per turn of the event loop, so other requests are answered between.
+ */
+export async function explainPlan(
   facts: WindowFacts,
   solved: Plan,
-): { proposals: PlanProposal[]; unfilled: PlanUnfilled[] } {
+): Promise<{ proposals: PlanProposal[]; unfilled: PlanUnfilled[] }> {
   const index = new Map(facts.slots.map((slot, i) => [slot.positionId, i]))
   const names = new Map(facts.officials.map((o) => [o.userId, o.name]))
   const byStart = (a: { positionId: string }, b: { positionId: string }) =>
@@ -76,16 +93,23 @@ export function explainPlan(
       terms: p.terms,
     }
   })
-  const unfilled = solved.unfilled.map((key) => {
+  const unfilled: PlanUnfilled[] = []
+  let sinceTurn = EXPLAIN_CHUNK
+  for (const key of solved.unfilled) {
+    if (sinceTurn >= EXPLAIN_CHUNK) {
+      await turn()
+      sinceTurn = 0
+    }
+    sinceTurn += facts.officials.length
     const i = index.get(key)!
     const slot = facts.slots[i]!
-    return {
+    unfilled.push({
       gameId: slot.gameId,
       positionId: slot.positionId,
       startsAt: slot.startsAt,
       label: slot.label,
       reasons: unfilledReasons(facts, i),
-    }
-  })
+    })
+  }
   return { proposals: proposals.sort(byStart), unfilled: unfilled.sort(byStart) }
 }

@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely'
 import type { AssignmentProblem, EligiblePair } from '../assignor/index.js'
 import * as held from '../../store/held.js'
 import * as plans from '../../store/plans.js'
-import type { Db, LeagueRow } from '../../store/tables.js'
+import type { Db, LeagueRow, TurnbackKind } from '../../store/tables.js'
+import * as turnbacks from '../../store/turnbacks.js'
 import {
   gameSpan,
   reasonsFor,
@@ -18,8 +19,7 @@ import {
   visibleHolds,
 } from '../availability/conflicts.js'
 import { unavailableByPerson } from '../availability/unavailability.js'
-
-const DAY = 24 * 60 * 60_000
+import { DAY_MS, iso } from '../../time.js'
 
 export interface Point {
   readonly latitude: number
@@ -28,6 +28,8 @@ export interface Point {
 
 export interface SlotFact extends Target {
   readonly positionId: string
+  /** The game's lead (its first position not cancelled): plans fill leads first among equals. */
+  readonly lead: boolean
   readonly label: string
   readonly startsAt: string
   readonly point: Point | null
@@ -55,7 +57,12 @@ export interface WindowFacts {
   readonly held: ReadonlyMap<string, readonly GameSpan[]>
   /** By email: when the person is unavailable, around the slots. */
   readonly busy: ReadonlyMap<string, Busy>
+  /** By game: the officials (user ids) who gave it back, and how. */
+  readonly turnedBack: ReadonlyMap<string, ReadonlyMap<string, TurnbackKind>>
 }
+
+/** Why the assignor leaves an official out of a slot: a conflict rule, or their own turnback of the game. */
+export type PairReason = Refusal | TurnbackKind
 
 const pointOf = (latitude: number | null, longitude: number | null): Point | null =>
   latitude === null || longitude === null ? null : { latitude, longitude }
@@ -82,14 +89,19 @@ export interface SlotRow {
   readonly game_id: string
   readonly starts_at: string
   readonly ends_at: string
+  readonly location: string
+  readonly venue: string | null
   readonly latitude: number | null
   readonly longitude: number | null
+  /** Absent: not known to be the lead (a candidates' lookup, which does not weigh it). */
+  readonly is_lead?: number | boolean
 }
 
 export function slotFact(row: SlotRow, rules: RuleSettings): SlotFact {
   return {
     ...gameSpan(rules, { gameId: row.game_id, leagueId: rules.leagueId, ...row }),
     positionId: row.position_id,
+    lead: Boolean(row.is_lead),
     label: row.label,
     startsAt: row.starts_at,
     minLevel: row.min_level,
@@ -98,8 +110,8 @@ export function slotFact(row: SlotRow, rules: RuleSettings): SlotFact {
 }
 
 /**
- * The facts of the slots given: the league's approved officials, what their persons hold and when they
- * are unavailable `around` the slots (the default, a day either side, covers the travel buffer and every
+ * The facts of the slots given: the league's approved officials (`pool`, read here unless given), what
+ * their persons hold and when they are unavailable `around` the slots (the default, a day either side, covers the travel buffer and every
  * local day a slot is on).
  */
 export async function loadFacts(
@@ -107,9 +119,10 @@ export async function loadFacts(
   league: LeagueRow,
   slots: readonly SlotFact[],
   rules: RuleSettings,
-  around = DAY,
+  pool?: readonly plans.PoolOfficialRow[],
+  around = DAY_MS,
 ): Promise<WindowFacts> {
-  const pool = await plans.listPool(db, league.id)
+  pool ??= await plans.listPool(db, league.id)
   // A person with two user rows in the league counts as joined when either joined.
   const joinedEmails = new Set(pool.filter((row) => row.confirmed_at !== null).map((row) => row.email))
   const officials = pool.map((row) => {
@@ -125,10 +138,15 @@ export async function loadFacts(
   })
   const heldBy = new Map<string, GameSpan[]>()
   const busyBy = new Map<string, Busy>()
+  const turnedBack = new Map<string, Map<string, TurnbackKind>>()
+  for (const row of await turnbacks.listTurnbacks(db, [...new Set(slots.map((s) => s.gameId))])) {
+    const byUser = turnedBack.get(row.game_id) ?? new Map<string, TurnbackKind>()
+    turnedBack.set(row.game_id, byUser.set(row.user_id, row.kind))
+  }
   if (slots.length > 0) {
     const emails = [...new Set(officials.map((o) => o.email))]
-    const from = new Date(Math.min(...slots.map((s) => s.start)) - around).toISOString()
-    const to = new Date(Math.max(...slots.map((s) => s.end)) + around).toISOString()
+    const from = iso(Math.min(...slots.map((s) => s.start)) - around)
+    const to = iso(Math.max(...slots.map((s) => s.end)) + around)
     const [rows, busy] = await Promise.all([
       held.listHeldByEmails(db, emails, { from, to }),
       unavailableByPerson(db, [...joinedEmails], { startsAt: from, endsAt: to }),
@@ -143,7 +161,7 @@ export async function loadFacts(
         spans.map((s) => ({ start: Date.parse(s.startsAt), end: Date.parse(s.endsAt) })),
       )
   }
-  return { leagueId: league.id, rules, slots, officials, held: heldBy, busy: busyBy }
+  return { leagueId: league.id, rules, slots, officials, held: heldBy, busy: busyBy, turnedBack }
 }
 
 /** The holds the league may weigh, each person's by whether they joined it (conflicts.ts). */
@@ -166,13 +184,19 @@ export function ownFacts(facts: WindowFacts): WindowFacts {
   return { ...facts, held: own, busy: new Map() }
 }
 
-/** The conflict rules that exclude the official from the slot, in DESIGN's order; empty when they may take it. */
-export function pairReasons(facts: WindowFacts, slot: SlotFact, official: OfficialFact): Refusal[] {
-  return reasonsFor(facts.rules, slot, {
+/**
+ * What excludes the official from the slot, in DESIGN's order, their turnback of the game last; empty when
+ * they may take it. A turnback binds the assignor alone: an organizer may still assign them.
+ */
+export function pairReasons(facts: WindowFacts, slot: SlotFact, official: OfficialFact): PairReason[] {
+  const reasons: PairReason[] = reasonsFor(facts.rules, slot, {
     level: official.level,
     held: facts.held.get(official.email) ?? [],
     busy: facts.busy.get(official.email) ?? [],
   })
+  const turnback = facts.turnedBack.get(slot.gameId)?.get(official.userId)
+  if (turnback) reasons.push(turnback)
+  return reasons
 }
 
 export const levelMargin = (slot: SlotFact, official: OfficialFact): number =>
@@ -189,10 +213,31 @@ export function gamesHeldIn(
   )
 }
 
-/** The solver's problem: every pair no rule excludes, with what the preferences weigh. */
-export function toProblem(facts: WindowFacts, window: { from: number; to: number }): AssignmentProblem {
+/**
+ * Pairs judged between two turns of the event loop: a few ms of work. Counted in pairs, not positions,
+ * so that concurrent plans (each a slice per turn) still leave the loop within a few ms each.
+ */
+const PAIRS_CHUNK = 2048
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+/**
+ * The solver's problem: every pair no rule excludes, with what the preferences weigh. The rules are
+ * asked a few positions per turn of the event loop (a 500 × 2,000 window is a million pairs), so other
+ * requests are answered between.
+ */
+export async function toProblem(
+  facts: WindowFacts,
+  window: { from: number; to: number },
+): Promise<AssignmentProblem> {
   const pairs: EligiblePair[] = []
-  for (const slot of facts.slots)
+  let sinceTurn = PAIRS_CHUNK
+  for (const slot of facts.slots) {
+    if (sinceTurn >= PAIRS_CHUNK) {
+      await turn()
+      sinceTurn = 0
+    }
+    sinceTurn += facts.officials.length
     for (const official of facts.officials)
       if (pairReasons(facts, slot, official).length === 0)
         pairs.push({
@@ -201,6 +246,7 @@ export function toProblem(facts: WindowFacts, window: { from: number; to: number
           levelMargin: levelMargin(slot, official),
           distanceKm: distanceKm(official.home, slot.point),
         })
+  }
   const officials = facts.officials.map((official) => {
     const held = gamesHeldIn(facts, official, window)
     const byDay: Record<string, number> = {}
@@ -215,6 +261,8 @@ export function toProblem(facts: WindowFacts, window: { from: number; to: number
       startsAt: s.start,
       endsAt: s.end,
       day: s.day,
+      lead: s.lead,
+      site: s.site,
     })),
     officials,
     pairs,

@@ -31,7 +31,7 @@ export const assignmentTools: ToolSpec[] = [
     name: 'assign_position',
     title: 'Assign an official to a position',
     description:
-      'Assigns an approved official of the game’s league to a position: the given positionId, else the first open one. Name the official by userId (from refdesk_list_officials) or by your externalId. Needs gameId (from refdesk_list_games). Not idempotent: after an unclear failure, check refdesk_get_game before retrying.',
+      'Assigns an approved official of the game’s league to a position: the given positionId, else the first open one whose minLevel the official’s level meets (else the first open one, refused with level_too_low). Name the official by userId (from refdesk_list_officials) or by your externalId. Needs gameId (from refdesk_list_games). Not idempotent: after an unclear failure, check refdesk_get_game before retrying.',
     annotations: WRITE,
     operation: assignPositionOperation,
   },

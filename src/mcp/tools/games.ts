@@ -51,7 +51,7 @@ export const gameTools: ToolSpec[] = [
     name: 'upsert_games',
     title: 'Import games (batch, 1 to 500)',
     description: [
-      'Creates games in a league, one open position each; a game with an externalId is upserted on (source, externalId): an existing game gets its sport, startsAt, location, latitude and longitude overwritten. Needs leagueId (from refdesk_list_leagues).',
+      'Creates games in a league, each with its crew when the item names `positions` (1 to 10, each with label, payDollars and minLevel), else with one open position (the item’s label and payDollars); `durationMinutes` sets a game’s own length (default: the league’s gameMinutes). A game with an externalId is upserted on (source, externalId): an existing game gets its startsAt and the sport, location, latitude, longitude and durationMinutes the item carries overwritten; its positions stay as they are. Needs leagueId (from refdesk_list_leagues).',
       'Bulk write: without confirm: true nothing is written and the result is a preview listing which items would create a game and which would update which existing game. Show it to the user, then repeat with confirm: true.',
       'Games are written in order; the first failing item is the error and the items before it stay written. Re-sending the corrected batch is safe when every item has an externalId.',
     ].join('\n'),
@@ -95,7 +95,7 @@ export const gameTools: ToolSpec[] = [
     name: 'update_game',
     title: 'Update a game',
     description:
-      'Changes a game’s sport, startsAt or location; only the keys given apply. The status cannot be set here (use refdesk_cancel_game to cancel). Needs gameId (from refdesk_list_games).',
+      'Changes a game’s sport, startsAt, location or durationMinutes (its own length, 15 to 600 minutes); only the keys given apply. The status cannot be set here (use refdesk_cancel_game to cancel). Needs gameId (from refdesk_list_games).',
     annotations: WRITE,
     operation: updateGameOperation,
   },

@@ -16,6 +16,7 @@ import { formatters, type Formatters } from '../format.js'
 import { signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
 import { paths } from '../paths.js'
+import { iso } from '../../time.js'
 
 type Code =
   | 'added'
@@ -163,7 +164,7 @@ export function availabilityRoutes(app: FastifyInstance, { deps, sendPage }: Web
 function blackoutLabel(blackout: Blackout, format: Formatters): string {
   if (blackout.allDay) {
     const first = format.day(blackout.startsAt)
-    const last = format.day(new Date(Date.parse(blackout.endsAt) - 1).toISOString())
+    const last = format.day(iso(Date.parse(blackout.endsAt) - 1))
     return first === last ? `${first}, all day` : `${first} to ${last}, all day`
   }
   return `${format.dateTime(blackout.startsAt)} to ${format.dateTime(blackout.endsAt)}`

@@ -3,7 +3,7 @@
 // league the person does not officiate reads exactly like a missing one.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { claimPosition } from '../../domain/assignments/assignments.js'
-import { dayStart, isDay, nextDay } from '../../domain/core/days.js'
+import { dayStart, isDay, nextDay } from '../../time.js'
 import { listOpenGames, officiatedLeagues, type OpenGamesQuery } from '../../domain/pages/open-games.js'
 import { limitedAction } from '../action-limit.js'
 import { CONFLICT_NOTICES, CONFLICT_SENTENCES } from '../conflict-sentences.js'

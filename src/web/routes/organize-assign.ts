@@ -18,21 +18,34 @@ const REASONS: Readonly<Record<string, string>> = {
   unconfirmed: 'has not joined the league yet: nothing but its own games of theirs is known',
   unavailable: 'is unavailable at this time',
   planned_elsewhere: 'is planned for another position',
+  withdrew: 'turned this game back',
   position_taken: 'someone took the position meanwhile',
   position_not_open: 'the position is not open any more',
   game_started: 'the game has started',
   not_a_league_official: 'is no longer an approved official',
 }
 
-type Code = 'assigned' | 'published' | 'already_published'
+type Code = 'assigned' | 'published' | 'already_published' | 'plan_in_progress' | 'plan_too_large'
 
 const NOTICES: Notices<Code> = {
   assigned: { kind: 'success', text: 'Assigned. The official is emailed the game.' },
   published: { kind: 'success', text: 'Plan published: each official assigned is emailed their games.' },
   already_published: { kind: 'error', text: 'This plan was already published.' },
+  plan_in_progress: {
+    kind: 'error',
+    text: 'A plan for this league is being made right now: open it from here in a moment, or try again.',
+  },
+  plan_too_large: {
+    kind: 'error',
+    text: 'Too many open positions and officials for one plan: plan a shorter window.',
+  },
 }
 
-const REFUSALS: Refusals<Code> = { plan_already_published: 'already_published' }
+const REFUSALS: Refusals<Code> = {
+  plan_already_published: 'already_published',
+  plan_in_progress: 'plan_in_progress',
+  plan_too_large: 'plan_too_large',
+}
 
 export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
   app.get(
@@ -41,7 +54,12 @@ export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: W
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const board = await listAssignBoard(deps, person, leagueId)
       const title = `${board.league.name}: assign`
-      const options = { title, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title,
+        nav: 'organize',
+        timeZone: board.league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       return sendPage(request, reply, 'organize-assign', options, {
         ...board,
         tab: 'assign',
@@ -54,8 +72,11 @@ export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: W
     paths.fillAutomatically.pattern,
     signedIn(async (request, reply, person) => {
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
-      const plan = await createPlan(deps, person, leagueId, {})
-      return reply.redirect(paths.plan.href({ planId: plan.id }), 303)
+      return act(reply, () => createPlan(deps, person, leagueId, {}), {
+        done: (plan) => paths.plan.href({ planId: plan.id }),
+        back: (notice) => paths.leagueAssign.href({ leagueId }, { notice }),
+        refusals: REFUSALS,
+      })
     }),
   )
 
@@ -64,7 +85,12 @@ export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: W
     signedIn(async (request, reply, person) => {
       const planId = idParam(request, 'planId', 'plan_not_found')
       const { league, plan } = await findPlanPage(deps, person, planId)
-      const options = { title: 'Plan', nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title: 'Plan',
+        nav: 'organize',
+        timeZone: league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       return sendPage(request, reply, 'organize-plan', options, {
         league,
         tab: 'assign',

@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { assignOfficial, unassignPosition } from '../../domain/assignments/assignments.js'
 import { isOverridable, type OverridableRefusal } from '../../domain/availability/conflicts.js'
 import { addPosition, removePosition } from '../../domain/games/crews.js'
-import { findGameDesk, instantOfWallTime } from '../../domain/pages/organize-game.js'
+import { findGameDesk } from '../../domain/pages/organize-game.js'
+import { instantOfWallTime } from '../../time.js'
 import { cancelGame, updateGame } from '../../domain/games/games.js'
 import { parseWith } from '../../domain/core/parse.js'
 import type { Deps } from '../../domain/core/deps.js'
@@ -22,6 +23,7 @@ import { paths } from '../paths.js'
 type Code =
   | 'assigned'
   | OverridableRefusal
+  | 'holds_position'
   | 'level_too_low'
   | 'taken'
   | 'not_open'
@@ -45,6 +47,10 @@ const NOTICES: Notices<Code> = {
   schedule_conflict: {
     kind: 'error',
     text: 'Not assigned: that official holds another game at this time, or too close to it to travel between them.',
+  },
+  holds_position: {
+    kind: 'error',
+    text: 'Not assigned: that official already holds a position of this game. One official works one position a game.',
   },
   official_unavailable: {
     kind: 'error',
@@ -152,12 +158,20 @@ export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: Web
       const notice = queryString(request, 'notice')
       const official = desk.officials.find((o) => o.userId === queryString(request, 'official'))
       const position = desk.game.positions.find((p) => p.id === queryString(request, 'position'))
+      // Holding a position of this game is the one schedule_conflict that Assign anyway cannot override.
+      const holdsOne = official && desk.game.positions.some((p) => p.official?.id === official.userId)
       const override =
-        isOverridable(notice) && official && position?.status === 'open'
+        isOverridable(notice) && official && !holdsOne && position?.status === 'open'
           ? { userId: official.userId, name: official.name || official.email, positionId: position.id }
           : undefined
       const title = `${desk.game.sport || 'Game'}: ${desk.league.name}`
-      const options = { title, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title,
+        nav: 'organize',
+        timeZone: desk.league.timeZone,
+        notice:
+          holdsOne && notice === 'schedule_conflict' ? NOTICES.holds_position : noticeOf(request, NOTICES),
+      } as const
       const levels = Array.from({ length: LEVEL.max - LEVEL.min + 1 }, (_, i) => LEVEL.min + i)
       return sendPage(request, reply, 'organize-game', options, { ...desk, override, levels })
     }),
@@ -228,7 +242,13 @@ export function organizeGameRoutes(app: FastifyInstance, { deps, sendPage }: Web
     signedIn(async (request, reply, person) => {
       const gameId = idParam(request, 'gameId', 'game_not_found')
       const desk = await findGameDesk(deps, person, gameId)
-      return sendPage(request, reply, 'organize-cancel', { title: 'Cancel game', nav: 'organize' }, desk)
+      return sendPage(
+        request,
+        reply,
+        'organize-cancel',
+        { title: 'Cancel game', nav: 'organize', timeZone: desk.league.timeZone },
+        desk,
+      )
     }),
   )
 

@@ -2,7 +2,7 @@
 // and No-show confirmations and actions. A league, game or position the person does not organize answers the
 // one Not found page, before and after a form is posted.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { isDay } from '../../domain/core/days.js'
+import { isDay } from '../../time.js'
 import { ApiError, type ErrorCode } from '../../domain/core/errors.js'
 import {
   completionBlocker,
@@ -12,11 +12,13 @@ import {
   type GameQuery,
 } from '../../domain/pages/organize-games.js'
 import { completeGame, markNoShow } from '../../domain/payments/payments.js'
-import { completeSelected, MAX_SELECTED } from '../../domain/payments/season-close.js'
+import { completeSelected, MAX_SELECTED, previewCompletion } from '../../domain/payments/season-close.js'
 import type { Deps } from '../../domain/core/deps.js'
+import { requireOrganizedLeague } from '../../domain/pages/organize.js'
 import type { Person } from '../../domain/people/sessions.js'
 import { Status } from '../../schemas/common.js'
 import { batchOf, batchQuery } from '../batch.js'
+import { confirmed, sendBatchConfirmation } from '../confirm-batch.js'
 import type { WebContext } from '../context.js'
 import { field, idList, pageNumber, queryString } from '../forms.js'
 import { byDay, formatters } from '../format.js'
@@ -145,7 +147,12 @@ export function organizeGamesRoutes(app: FastifyInstance, { deps, sendPage }: We
       const query = gameQuery(list)
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const { league, games, more } = await listLeagueGames(deps, person, leagueId, query)
-      const options = { title: league.name, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title: league.name,
+        nav: 'organize',
+        timeZone: league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       const params = listParams(list)
       return sendPage(request, reply, 'organize-games', options, {
         league,
@@ -155,6 +162,9 @@ export function organizeGamesRoutes(app: FastifyInstance, { deps, sendPage }: We
         filter: list.filter,
         listFields: carried(league.id, params).listFields,
         outcome: await completionOutcome(deps, request, person),
+        selectAll: queryString(request, 'select') === 'all',
+        selectAllHref: paths.league.href({ leagueId: league.id }, { ...params, select: 'all' }),
+        clearHref: paths.league.href({ leagueId: league.id }, params),
         statuses: Status.options,
         more,
         pageHref: (page: number) => paths.league.href({ leagueId: league.id }, { ...params, page }),
@@ -167,7 +177,23 @@ export function organizeGamesRoutes(app: FastifyInstance, { deps, sendPage }: We
     signedIn(async (request, reply, person) => {
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const list = postedList(request)
-      const { completed, refused } = await completeSelected(deps, person, leagueId, idList(request, 'gameId'))
+      const ids = idList(request, 'gameId')
+      // Asked first: what it will do, acted on at the second press (an empty selection says so at once).
+      if (!confirmed(request) && ids.length > 0) {
+        const preview = await previewCompletion(deps, person, leagueId, ids)
+        const league = await requireOrganizedLeague(deps.db, person, leagueId)
+        return sendBatchConfirmation(sendPage, request, reply, league, preview, {
+          verb: 'Complete',
+          noun: { one: 'game', many: 'games' },
+          done: 'completed',
+          effect:
+            'Each is completed as Complete does: its officials get pending payments of that total, and partners’ systems receive game.completed. This cannot be undone.',
+          action: paths.completeSelected.href({ leagueId }),
+          idField: 'gameId',
+          ...carried(leagueId, listParams(list)),
+        })
+      }
+      const { completed, refused } = await completeSelected(deps, person, leagueId, ids)
       const batch = batchQuery({
         done: { completed: completed.length },
         refused: refused.map((r) => ({ id: r.gameId, code: r.code })),
@@ -189,7 +215,12 @@ function confirmationRoutes(
     signedIn(async (request, reply, person) => {
       const gameId = idParam(request, 'gameId', 'game_not_found')
       const { league, game } = await findLeagueGame(deps, person, { gameId })
-      const options = { title: 'Complete game', nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title: 'Complete game',
+        nav: 'organize',
+        timeZone: league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       const list = listParams(listQuery((name) => queryString(request, name), pageNumber(request)))
       return sendPage(request, reply, 'organize-complete', options, {
         league,
@@ -223,6 +254,7 @@ function confirmationRoutes(
       const options = {
         title: 'Record a no-show',
         nav: 'organize',
+        timeZone: league.timeZone,
         notice: noticeOf(request, NOTICES),
       } as const
       const effect = noShowPaymentEffect(position)

@@ -64,7 +64,12 @@ export function organizeOfficialsRoutes(app: FastifyInstance, { deps, sendPage }
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const { league, officials } = await listLeagueOfficials(deps, person, leagueId)
       const title = `${league.name}: officials`
-      const options = { title, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title,
+        nav: 'organize',
+        timeZone: league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       return sendPage(request, reply, 'organize-officials', options, {
         league,
         tab: 'officials',
@@ -118,7 +123,13 @@ export function organizeOfficialsRoutes(app: FastifyInstance, { deps, sendPage }
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const userId = idParam(request, 'userId', 'not_a_member')
       const preview = await previewDenial(deps, person, leagueId, userId)
-      return sendPage(request, reply, 'organize-deny', { title: 'Deny official', nav: 'organize' }, preview)
+      return sendPage(
+        request,
+        reply,
+        'organize-deny',
+        { title: 'Deny official', nav: 'organize', timeZone: preview.league.timeZone },
+        preview,
+      )
     }),
   )
 

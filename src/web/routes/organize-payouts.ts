@@ -16,9 +16,11 @@ import {
   markPaymentsPaid,
   withSimulatedOutcome,
 } from '../../domain/payments/payments.js'
-import { chargeSelected } from '../../domain/payments/season-close.js'
+import { chargeSelected, previewPayments } from '../../domain/payments/season-close.js'
+import { requireOrganizedLeague } from '../../domain/pages/organize.js'
 import { PaymentStatus } from '../../schemas/payments.js'
 import { batchOf, batchQuery } from '../batch.js'
+import { confirmed, sendBatchConfirmation } from '../confirm-batch.js'
 import type { WebContext } from '../context.js'
 import { defuseFormulas } from '../csv.js'
 import { field, idList, pageNumber, queryString } from '../forms.js'
@@ -81,10 +83,10 @@ function chargedOutcome(request: FastifyRequest) {
 const statusOf = (request: FastifyRequest) =>
   PaymentStatus.options.find((s) => s === queryString(request, 'status'))
 
+const backToLedger = (leagueId: string) => (notice: Code) => paths.payouts.href({ leagueId }, { notice })
+
 export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext): void {
   const { deps, sendPage } = context
-  const backToLedger = (leagueId: string) => (notice: Code) => paths.payouts.href({ leagueId }, { notice })
-
   app.get(
     paths.payouts.pattern,
     signedIn(async (request, reply, person) => {
@@ -94,7 +96,12 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
       const ledger = await listLedger(deps, person, leagueId, { status, page })
       const at = { leagueId: ledger.league.id }
       const title = `${ledger.league.name}: payouts`
-      const options = { title, nav: 'organize', notice: noticeOf(request, NOTICES) } as const
+      const options = {
+        title,
+        nav: 'organize',
+        timeZone: ledger.league.timeZone,
+        notice: noticeOf(request, NOTICES),
+      } as const
       return sendPage(request, reply, 'organize-payouts', options, {
         ...ledger,
         tab: 'payouts',
@@ -139,20 +146,7 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
     }),
   )
 
-  app.post(
-    paths.markSelectedPaid.pattern,
-    signedIn(async (request, reply, person) => {
-      const leagueId = idParam(request, 'leagueId', 'league_not_found')
-      const ids = idList(request, 'paymentId')
-      // Run with an empty selection too: the league is checked before the page says to select one.
-      return act(reply, () => markPaymentsPaid(deps, person, leagueId, ids), {
-        done: () => backToLedger(leagueId)(ids.length === 0 ? 'none_selected' : 'paid_many'),
-        back: backToLedger(leagueId),
-        refusals: REFUSALS,
-      })
-    }),
-  )
-
+  markSelectedPaidRoute(app, context)
   chargeSelectedRoute(app, context)
 
   app.get(
@@ -162,7 +156,7 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
       const { league, payment } = await findLedgerLine(deps, person, paymentId)
       if (payment.mode !== 'platform') throw new ApiError('payment_not_found')
       const outcomes = deps.paymentProcessor.simulated ? CHARGE_STATUSES : []
-      const options = { title: 'Charge a payment', nav: 'organize' } as const
+      const options = { title: 'Charge a payment', nav: 'organize', timeZone: league.timeZone } as const
       return sendPage(request, reply, 'organize-charge', options, { league, payment, outcomes })
     }),
   )
@@ -184,13 +178,60 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
   )
 }
 
+/** Mark selected paid: every offline payment selected, in one transaction, once it is confirmed. */
+function markSelectedPaidRoute(app: FastifyInstance, { deps, sendPage }: WebContext): void {
+  app.post(
+    paths.markSelectedPaid.pattern,
+    signedIn(async (request, reply, person) => {
+      const leagueId = idParam(request, 'leagueId', 'league_not_found')
+      const ids = idList(request, 'paymentId')
+      if (!confirmed(request) && ids.length > 0) {
+        const preview = await previewPayments(deps, person, leagueId, ids, 'mark_paid')
+        const league = await requireOrganizedLeague(deps.db, person, leagueId)
+        return sendBatchConfirmation(sendPage, request, reply, league, preview, {
+          verb: 'Mark paid',
+          noun: { one: 'payment', many: 'payments' },
+          done: 'marked paid',
+          effect:
+            'Each is recorded as paid offline today: its official is emailed, and partners’ systems receive payment.paid.',
+          action: paths.markSelectedPaid.href({ leagueId }),
+          idField: 'paymentId',
+          listFields: {},
+          backHref: paths.payouts.href({ leagueId }),
+        })
+      }
+      // Run with an empty selection too: the league is checked before the page says to select one.
+      return act(reply, () => markPaymentsPaid(deps, person, leagueId, ids), {
+        done: () => backToLedger(leagueId)(ids.length === 0 ? 'none_selected' : 'paid_many'),
+        back: backToLedger(leagueId),
+        refusals: REFUSALS,
+      })
+    }),
+  )
+}
+
 /** Charge selected: each as Charge, then the ledger with what happened. */
-function chargeSelectedRoute(app: FastifyInstance, { deps }: WebContext): void {
+function chargeSelectedRoute(app: FastifyInstance, { deps, sendPage }: WebContext): void {
   app.post(
     paths.chargeSelected.pattern,
     signedIn(async (request, reply, person) => {
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const ids = idList(request, 'paymentId')
+      if (!confirmed(request) && ids.length > 0) {
+        const preview = await previewPayments(deps, person, leagueId, ids, 'charge')
+        const league = await requireOrganizedLeague(deps.db, person, leagueId)
+        return sendBatchConfirmation(sendPage, request, reply, league, preview, {
+          verb: 'Charge',
+          noun: { one: 'payment', many: 'payments' },
+          done: 'charged',
+          effect:
+            'Each is charged to the league’s card through RefDesk now, one charge per payment, and its official is emailed once it is paid.',
+          action: paths.chargeSelected.href({ leagueId }),
+          idField: 'paymentId',
+          listFields: {},
+          backHref: paths.payouts.href({ leagueId }),
+        })
+      }
       const { charged, refused } = await chargeSelected(deps, person, leagueId, ids)
       const done = Object.fromEntries(CHARGE_STATUSES.map((status) => [status, charged[status] ?? 0]))
       const query =

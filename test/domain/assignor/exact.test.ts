@@ -10,7 +10,7 @@ import { greedyAssignment } from '../../../src/domain/assignor/greedy.mjs'
 import { loadHighs } from '../../../src/domain/assignor/highs.mjs'
 import { packProblem } from '../../../src/domain/assignor/problem.mjs'
 import { analyse } from '../../../src/domain/assignor/structure.mjs'
-import { assignmentOf, bruteForce, costOf, instance, violations, type Shape } from './fixtures.js'
+import { assignmentOf, bruteForce, costOf, instance, leadsOf, violations, type Shape } from './fixtures.js'
 
 let highs: Highs
 beforeAll(async () => {
@@ -50,18 +50,26 @@ describe('the exact solver', () => {
   it.each([
     ['with its shortcuts', false],
     ['by the reduced-cost proof alone', true],
-  ])('fills as many positions as exhaustive search, then matches its best cost (%s)', (_how, proofOnly) => {
-    fc.assert(
-      fc.property(seed, small, (s, shape) => {
-        const problem = instance(s, shape)
-        const { assignment, optimal } = solve(problem, proofOnly)
-        expect(violations(problem, assignment)).toEqual([])
-        expect({ filled: assignment.size, cost: costOf(problem, assignment) }).toEqual(bruteForce(problem))
-        expect(optimal).toBe(true)
-      }),
-      { numRuns: 150 },
-    )
-  })
+  ])(
+    'fills as many positions as exhaustive search, then as many leads, then matches its best cost (%s)',
+    (_how, proofOnly) => {
+      fc.assert(
+        fc.property(seed, small, (s, shape) => {
+          const problem = instance(s, shape)
+          const { assignment, optimal } = solve(problem, proofOnly)
+          expect(violations(problem, assignment)).toEqual([])
+          const found = {
+            filled: assignment.size,
+            leads: leadsOf(problem, assignment),
+            cost: costOf(problem, assignment),
+          }
+          expect(found).toEqual(bruteForce(problem))
+          expect(optimal).toBe(true)
+        }),
+        { numRuns: 150 },
+      )
+    },
+  )
 
   it('out of time, keeps the plan it started from and does not call it optimal', () => {
     const problem = instance(5, { slots: 40, officials: 6, days: 1, startSteps: 4, density: 0.8 })
@@ -73,7 +81,7 @@ describe('the exact solver', () => {
     expect(chosen).toEqual(start)
   })
 
-  it('never breaks a hard rule and never fills fewer than the greedy pass', () => {
+  it('never breaks a hard rule and never does worse than the greedy pass (positions, leads, cost)', () => {
     fc.assert(
       fc.property(seed, larger, (s, shape) => {
         const problem = instance(s, shape)
@@ -82,7 +90,9 @@ describe('the exact solver', () => {
         expect(violations(problem, assignment)).toEqual([])
         expect(violations(problem, greedy)).toEqual([])
         expect(assignment.size).toBeGreaterThanOrEqual(greedy.size)
-        if (assignment.size === greedy.size) {
+        if (assignment.size > greedy.size) return
+        expect(leadsOf(problem, assignment)).toBeGreaterThanOrEqual(leadsOf(problem, greedy))
+        if (leadsOf(problem, assignment) === leadsOf(problem, greedy)) {
           expect(costOf(problem, assignment)).toBeLessThanOrEqual(costOf(problem, greedy))
         }
       }),

@@ -35,7 +35,10 @@ export interface Shape {
   density: number
 }
 
-/** A random instance: games of one or two positions, conflicts, daily caps, held games, unknown distances. */
+/**
+ * A random instance: games of one to three positions (the first, mostly, the lead), at one of two places
+ * or an unknown one, conflicts, daily caps, held games, unknown distances.
+ */
 export function instance(seed: number, shape: Shape): AssignmentProblem {
   const r = random(seed)
   const int = (n: number) => Math.floor(r() * n)
@@ -45,9 +48,12 @@ export function instance(seed: number, shape: Shape): AssignmentProblem {
     const d = int(shape.days)
     const startsAt = DAY0 + d * 1440 * MINUTE + (8 * 60 + 30 * int(shape.startSteps)) * MINUTE
     const endsAt = startsAt + (60 + 30 * int(2)) * MINUTE
-    const positions = Math.min(1 + int(2), shape.slots - slots.length)
+    const positions = Math.min(1 + int(3), shape.slots - slots.length)
+    const site = [null, 'north', 'south'][int(3)]!
+    const lead = int(4) > 0
     for (let k = 0; k < positions; k++) {
-      slots.push({ key: `s${slots.length}`, gameKey: `g${g}`, startsAt, endsAt, day: days[d]! })
+      const key = `s${slots.length}`
+      slots.push({ key, gameKey: `g${g}`, startsAt, endsAt, day: days[d]!, site, lead: lead && k === 0 })
     }
   }
   const officials = Array.from({ length: shape.officials }, (_, o) => {
@@ -104,8 +110,10 @@ export function violations(problem: AssignmentProblem, assignment: ReadonlyMap<s
     const mine = keys.map((k) => slot.get(k)!)
     for (const [i, a] of mine.entries()) {
       for (const b of mine.slice(i + 1)) {
+        // At one place games need only not overlap; elsewhere the buffer apart.
+        const gap = a.site && a.site === b.site ? 0 : buffer
         if (a.gameKey === b.gameKey) found.push(`${officialKey} twice in ${a.gameKey}`)
-        else if (a.startsAt < b.endsAt + buffer && b.startsAt < a.endsAt + buffer) {
+        else if (a.startsAt < b.endsAt + gap && b.startsAt < a.endsAt + gap) {
           found.push(`${officialKey} in conflicting ${a.key} and ${b.key}`)
         }
       }
@@ -155,20 +163,29 @@ export function costOf(problem: AssignmentProblem, assignment: ReadonlyMap<strin
   return cost
 }
 
+/** Leads the assignment fills. */
+export function leadsOf(problem: AssignmentProblem, assignment: ReadonlyMap<string, string>): number {
+  return problem.slots.filter((s) => s.lead === true && assignment.has(s.key)).length
+}
+
 /**
  * The best plan by exhaustive search: every slot to each of its candidates or to no one, rules checked
- * as it goes. Returns the most filled, then the lowest cost.
+ * as it goes. Returns the most filled, then the most leads, then the lowest cost.
  */
-export function bruteForce(problem: AssignmentProblem): { filled: number; cost: number } {
+export function bruteForce(problem: AssignmentProblem): { filled: number; leads: number; cost: number } {
   const candidates = problem.slots.map((s) => problem.pairs.filter((p) => p.slotKey === s.key))
   const assignment = new Map<string, string>()
-  let best = { filled: -1, cost: Infinity }
+  let best = { filled: -1, leads: -1, cost: Infinity }
   const visit = (i: number) => {
     if (violations(problem, assignment).length > 0) return
     if (i === problem.slots.length) {
-      const result = { filled: assignment.size, cost: costOf(problem, assignment) }
-      if (result.filled > best.filled || (result.filled === best.filled && result.cost < best.cost))
-        best = result
+      const result = {
+        filled: assignment.size,
+        leads: leadsOf(problem, assignment),
+        cost: costOf(problem, assignment),
+      }
+      const order = result.filled - best.filled || result.leads - best.leads || best.cost - result.cost
+      if (order > 0) best = result
       return
     }
     const key = problem.slots[i]!.key

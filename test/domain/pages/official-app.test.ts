@@ -298,4 +298,15 @@ describe("the official's app services", () => {
     expect(row.time_zone).toBe('Europe/Paris')
     expect(await refusal(setTimeZone(asOf(t.deps, NOW), me, 'Mars/Olympus'))).toBe('invalid_time_zone')
   })
+
+  it('time zone: stored by its canonical name, whatever the case sent', async () => {
+    const { me } = await world()
+    await setTimeZone(asOf(t.deps, NOW), me, 'europe/berlin')
+    const row = await t.deps.db
+      .selectFrom('profiles')
+      .select('time_zone')
+      .where('email', '=', me.email)
+      .executeTakeFirstOrThrow()
+    expect(row.time_zone).toBe('Europe/Berlin')
+  })
 })

@@ -1,7 +1,7 @@
 // The organizer's services: their leagues and counts, games a page at a time with filters, the actions run
 // through the console's services (same events), approval, payouts in bulk, and the scope every call checks.
 import { describe, expect, it } from 'vitest'
-import { dayStart } from '../../../src/domain/core/days.js'
+import { dayStart } from '../../../src/time.js'
 import {
   completionBlocker,
   findLeagueGame,
