@@ -11,6 +11,7 @@ import { buildHttp, openRuntime, type Runtime } from '../src/app.js'
 import { appSettings } from '../src/config.js'
 import { issueKey } from '../src/domain/partners/api-keys.js'
 import type { App } from '../src/http/server.js'
+import { DEFAULT_HTTP_SETTINGS } from '../src/http/settings.js'
 import { TEST_WEBHOOK_POLICY } from '../test/helpers/app.js'
 import { freePort, launchChromium } from './chromium.js'
 
@@ -76,6 +77,8 @@ export async function startHarness(): Promise<Harness> {
     clock: { now: () => Date.now() + offsetMs },
   })
   const app: App = await buildHttp(runtime, false, {
+    // The suite seeds through the API at its own pace: the rate limit is not under test here.
+    http: { ...DEFAULT_HTTP_SETTINGS, rateLimitPerSecond: 0 },
     web: {
       settings: appSettings({
         REFDESK_PUBLIC_URL: origin,

@@ -26,9 +26,13 @@ function check(condition, message) {
 }
 
 /** `refdesk serve` from `/`; resolves with its port once it logs where it listens. */
+const METRICS_TOKEN = 'smoke-metrics'
+
 function serve() {
   const child = spawn(bin, ['serve', '--host', '127.0.0.1', '--port', '0', '--database', database], {
     cwd: '/',
+    // /metrics is closed on the service port without a token.
+    env: { ...process.env, REFDESK_METRICS_TOKEN: METRICS_TOKEN },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   return new Promise((resolve, reject) => {
@@ -103,7 +107,8 @@ try {
   check((await get('/healthz')).status === 200, '/healthz')
   check((await (await get('/docs/')).text()).includes('js/scalar.js'), '/docs/')
   check((await (await get('/api/v1/openapi.json')).json()).openapi === '3.1.0', 'openapi.json')
-  check((await (await get('/metrics')).text()).includes('refdesk_http_requests_total'), '/metrics')
+  const metrics = await get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` })
+  check((await metrics.text()).includes('refdesk_http_requests_total'), '/metrics')
   const index = await (await get('/api/v1/', { authorization: `Bearer ${key}` })).json()
   check(index.data?.version === 'v1', 'GET /api/v1/ with the key')
   step(`refdesk serve from /: /healthz, /docs, /api/v1/openapi.json, /metrics and the API answer`)

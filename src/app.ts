@@ -94,8 +94,9 @@ export async function openRuntime(
   return { database, deps, migrated, metrics, close: () => database.close() }
 }
 
-/** A busy calendar's feed larger than this is refused (a year of a busy assigning site is far below it). */
-const CALENDAR_MAX_BYTES = 5 * 1024 * 1024
+/** A busy calendar's feed larger than this is refused: years of a busy assigning site fit, and its parse stays
+ * far inside the thread's heap cap (ics.ts). */
+const CALENDAR_MAX_BYTES = 1024 * 1024
 
 /** How often the busy calendars due are looked for: each is read every 15 minutes, within a minute. */
 const CALENDAR_PASS_MS = Math.min(MINUTE_MS, CALENDAR_REFRESH_MS)
@@ -160,7 +161,10 @@ export interface HttpOptions {
   web?: Partial<Omit<WebOptions, 'deps'>>
   /** Where partners reach this server; default http://localhost:3000. */
   publicUrl?: string
-  /** /metrics: its token, and whether it is served on a port of its own instead (see serveMetrics). */
+  /**
+   * /metrics: on the service port only behind its token (closed without one), or on a port of its own
+   * instead (see serveMetrics).
+   */
   metrics?: { token?: string; port?: number }
   /** Which proxies' X-Forwarded-For names the client (REFDESK_TRUST_PROXY); none by default. */
   trustProxy?: boolean | string
@@ -182,9 +186,10 @@ export async function buildHttp(
     ping: () => runtime.database.ping(),
     logger,
     publicUrl: options.publicUrl ?? 'http://localhost:3000',
-    ...(options.metrics?.port === undefined && {
-      metrics: { token: options.metrics?.token, runtime: runtime.metrics },
-    }),
+    ...(options.metrics?.port === undefined &&
+      options.metrics?.token !== undefined && {
+        metrics: { token: options.metrics.token, runtime: runtime.metrics },
+      }),
     ...(options.http && { http: options.http }),
     ...(options.trustProxy !== undefined && { trustProxy: options.trustProxy }),
     apiPlugins: [

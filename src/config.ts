@@ -156,6 +156,7 @@ export function loadConfig({
       endpointsPerSource: read(S.maxEndpoints, env),
       webhookDevLocalhost: read(S.devLocalhost, env),
       reminderHours: read(S.reminderHours, env),
+      gamesPerLeague: DEFAULT_LIMITS.gamesPerLeague,
       planPairs: DEFAULT_LIMITS.planPairs,
       draftsKept: DEFAULT_LIMITS.draftsKept,
     },

@@ -3,11 +3,13 @@
 // Sends {origin, key, keyId, source} over IPC once listening; answers 'peak-rss' with the peak RSS (bytes)
 // since the previous answer, 'rss' with process.memoryUsage() now and {issue: source} with {key} of a new key of that source; exits on 'close'.
 import { buildHttp, openRuntime } from '../../dist/app.js'
+import { DEFAULT_HTTP_SETTINGS } from '../../dist/http/settings.js'
 import { issueKey } from '../../dist/domain/partners/api-keys.js'
 
 const [url, source] = process.argv.slice(2)
 const runtime = await openRuntime(url, { checkpoints: 'background' })
-const app = await buildHttp(runtime, false)
+// The bench measures the service, not the per-key rate limit.
+const app = await buildHttp(runtime, false, { http: { ...DEFAULT_HTTP_SETTINGS, rateLimitPerSecond: 0 } })
 await app.listen({ port: 0, host: '127.0.0.1' })
 const issued = await issueKey(runtime.deps, { source })
 

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { buildHttp, openRuntime } from '../../dist/app.js'
+import { DEFAULT_HTTP_SETTINGS } from '../../dist/http/settings.js'
 import { issueKey } from '../../dist/domain/partners/api-keys.js'
 import { parseAllowPrivate } from '../../dist/net/address-guard.js'
 
@@ -140,7 +141,8 @@ export async function startService(databaseUrl, label) {
     webhookPolicy: parseAllowPrivate('127.0.0.0/8'),
     checkpoints: 'background',
   })
-  const app = await buildHttp(runtime, false)
+  // The bench measures the service, not the per-key rate limit.
+  const app = await buildHttp(runtime, false, { http: { ...DEFAULT_HTTP_SETTINGS, rateLimitPerSecond: 0 } })
   await app.listen({ port: 0, host: '127.0.0.1' })
   const origin = `http://127.0.0.1:${app.server.address().port}`
   const issued = await issueKey(runtime.deps, { source: `bench-${label}` })

@@ -399,7 +399,8 @@ export class SpecModel {
   /**
    * Partner assign (`via` userId or externalId) and in-app claim (always by user id, `byOfficial`). The
    * official's own claim obeys the conflict rules (DESIGN "Availability and conflicts"); a partner's assign
-   * does not while the league's conflictPolicy is `allow`, the only policy these runs use.
+   * does not while the league's conflictPolicy is `allow`, the only policy these runs use, except that no
+   * one holds two positions of one game.
    */
   assign(
     gameKey: string,
@@ -428,6 +429,10 @@ export class SpecModel {
           ? refuse(409, 'position_taken')
           : refuse(409, 'no_open_position')
     }
+    // One official, one position a game, on every path (DESIGN "Plans an assignor publishes").
+    const chosen = position
+    if (game.positions.some((p) => p !== chosen && p.claim === ref.userKey))
+      return refuse(409, 'schedule_conflict')
     if (byOfficial && this.holdsNear(ref.userKey, game)) return refuse(409, 'schedule_conflict')
     position.status = 'claimed'
     position.claim = ref.userKey

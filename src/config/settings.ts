@@ -143,7 +143,7 @@ export const SETTING = {
     commands: DELIVERY,
     shownDefault: 'none',
     parse: parse.text,
-    help: 'bearer token that GET /metrics requires; without one /metrics answers anyone who reaches it',
+    help: 'bearer token that GET /metrics requires; without one (or REFDESK_METRICS_PORT) /metrics is closed',
   },
   metricsPort: {
     name: 'REFDESK_METRICS_PORT',

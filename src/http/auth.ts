@@ -22,23 +22,37 @@ declare module 'fastify' {
   }
 }
 
-/** Checks the key, then takes one of its tokens: a key over its rate gets 429 with Retry-After. */
-export function installAuth(app: FastifyInstance, deps: Deps, limiter?: RateLimiter): void {
-  const take = (reply: FastifyReply, keyId: string, count: number) => {
-    const retryAfter = limiter?.take(keyId, count)
-    if (retryAfter !== undefined) {
-      reply.header('retry-after', String(retryAfter))
-      throw new ApiError('rate_limited')
-    }
+/**
+ * Checks the key, then takes one of its tokens: a key over its rate gets 429 with Retry-After. A request
+ * whose key is unknown takes a token of its client address instead (`clients`), and once that address
+ * has spent them, its requests answer 429 before any key is looked up: guessing keys, or a client
+ * misconfigured in a loop, costs the service no more than a partner's key may.
+ */
+export function installAuth(
+  app: FastifyInstance,
+  deps: Deps,
+  limiter?: RateLimiter,
+  clients?: RateLimiter,
+): void {
+  const refuse = (reply: FastifyReply, retryAfter: number | undefined) => {
+    if (retryAfter === undefined) return
+    reply.header('retry-after', String(retryAfter))
+    throw new ApiError('rate_limited')
   }
+  const take = (reply: FastifyReply, keyId: string, count: number) =>
+    refuse(reply, limiter?.take(keyId, count))
   app.decorateRequest('caller', null as unknown as PartnerCaller)
   app.decorateRequest('takeTokens', function (this: FastifyRequest, reply: FastifyReply, count: number) {
     if (count > 0) take(reply, this.caller.keyId, count)
   })
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.routeOptions.config.public) return
+    refuse(reply, clients?.waitFor(request.ip))
     const caller = await authenticate(deps, request.headers.authorization)
-    if (!caller) throw new ApiError('unauthorized')
+    if (!caller) {
+      clients?.take(request.ip)
+      throw new ApiError('unauthorized')
+    }
     take(reply, caller.keyId, 1)
     request.caller = caller
   })

@@ -122,11 +122,15 @@ export async function buildServer(options: ServerOptions): Promise<App> {
           for (const method of methods) endpoints.push(`${method} ${path}`)
         }
       })
-      const limiter =
-        http.rateLimitPerSecond > 0
-          ? tokenBuckets({ perSecond: http.rateLimitPerSecond, burst: http.rateLimitBurst })
-          : undefined
-      installAuth(v1, options.deps, limiter)
+      const rate = { perSecond: http.rateLimitPerSecond, burst: http.rateLimitBurst }
+      const limited = http.rateLimitPerSecond > 0
+      installAuth(
+        v1,
+        options.deps,
+        limited ? tokenBuckets(rate) : undefined,
+        // Unknown keys by client address, at a key's rate: at most this many addresses remembered.
+        limited ? tokenBuckets({ ...rate, maxBuckets: 10_000 }) : undefined,
+      )
       v1.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
       await v1.register(indexRoutes, { endpoints })
       registerOperations(v1, options.deps, REST_OPERATIONS)

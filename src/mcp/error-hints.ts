@@ -42,6 +42,8 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   daily_limit_reached:
     'the official already holds the league’s maxGamesPerDay games that day: pick another official',
   external_id_conflict: 'that externalId belongs to a game of another league: use another externalId',
+  games_limit_reached:
+    'the league holds as many games as it may (20,000, cancelled ones included): put further games in a new league',
   invalid_from: 'an ISO 8601 date-time',
   invalid_to: 'an ISO 8601 date-time after from, at most 31 days after it',
   plan_not_found: 'unknown or out-of-scope planId; refdesk_plan_assignments makes a plan',

@@ -32,6 +32,14 @@ const METADATA: readonly [Address, number][] = [
 const IPV4_COMPATIBLE: readonly [Address, number][] = [ipaddr.parseCIDR('::/96')]
 
 /**
+ * How every message that reaches a partner or a person (a delivery's error, a calendar's last error) names
+ * a refused address, whatever the guard path (a literal address, a name's lookup, a redirect) and whatever
+ * the reason: the same class as an address no route reaches, so the messages map nothing of what lies
+ * behind the guard (issue 36, L5).
+ */
+export const GUARDED = 'unreachable'
+
+/**
  * A refusal names its class only, never the address: what an internal name resolves to must not reach a
  * delivery record, a log line or any message built from this error.
  */

@@ -3,9 +3,9 @@
 // time-out for the whole exchange and a cap on the body. Failures are named by class, never by the
 // server's text, so nothing another site controls reaches a page or a log line.
 import type { Agent } from 'undici'
-import { literalAddress, refusalReason, type AddressPolicy } from './address-guard.js'
+import { GUARDED, literalAddress, refusalReason, type AddressPolicy } from './address-guard.js'
 import { guardedAgent } from './guarded-agent.js'
-import { networkErrorClass } from './error-class.js'
+import { isAddressRefusal, networkErrorClass } from './error-class.js'
 
 export interface GetOptions {
   readonly policy: AddressPolicy
@@ -17,7 +17,9 @@ export interface GetOptions {
 }
 
 export type GetResult =
-  { readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string }
+  | { readonly ok: true; readonly text: string }
+  /** `addressRefused`: the guard refused an address (its error is GUARDED, like an unroutable one). */
+  | { readonly ok: false; readonly error: string; readonly addressRefused?: true }
 
 const MAX_REDIRECTS = 3
 
@@ -38,7 +40,7 @@ async function get(agent: Agent, options: GetOptions, start: string): Promise<Ge
     let url = new URL(start)
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const refused = hopRefusal(url, options.policy)
-      if (refused !== null) return { ok: false, error: refused }
+      if (refused !== null) return refused
       const response = await agent.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
@@ -60,17 +62,19 @@ async function get(agent: Agent, options: GetOptions, start: string): Promise<Ge
     }
     return { ok: false, error: 'too_many_redirects' }
   } catch (error) {
-    return { ok: false, error: timedOut ? 'timeout' : networkErrorClass(error) }
+    if (timedOut) return { ok: false, error: 'timeout' }
+    if (isAddressRefusal(error)) return { ok: false, error: GUARDED, addressRefused: true }
+    return { ok: false, error: networkErrorClass(error) }
   } finally {
     clearTimeout(timer)
   }
 }
 
-function hopRefusal(url: URL, policy: AddressPolicy): string | null {
-  if (url.protocol !== 'https:') return 'https_required'
+function hopRefusal(url: URL, policy: AddressPolicy): GetResult | null {
+  if (url.protocol !== 'https:') return { ok: false, error: 'https_required' }
   const literal = literalAddress(url.hostname)
-  const reason = literal === undefined ? null : refusalReason(literal, policy)
-  return reason === null ? null : `address_refused:${reason}`
+  const refused = literal !== undefined && refusalReason(literal, policy) !== null
+  return refused ? { ok: false, error: GUARDED, addressRefused: true } : null
 }
 
 async function readCapped(

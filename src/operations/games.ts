@@ -99,6 +99,7 @@ export const upsertGamesOperation = defineOperation({
     'invalid_minLevel',
     'league_not_found',
     'external_id_conflict',
+    'games_limit_reached',
   ],
   handle: (deps, { caller, params, body }) =>
     upsertGames(deps, caller, params.leagueId, body as z.output<typeof UpsertGamesEnvelope>),

@@ -32,6 +32,12 @@ export const MAX_LENGTH = {
  * and a lone UTF-16 surrogate is not Unicode text: encoded as UTF-8 it becomes U+FFFD, so `\ud800` and
  * `\udfff` would be the same externalId. Either is refused as the field's own error.
  */
+/**
+ * One address, as mail is sent to it: one `@`, no whitespace, and no `,` or `;`, which make a list
+ * (`a@x.com, b@y.com`) that would mail everyone on it (issue 36, L2).
+ */
+export const isEmailAddress = (value: string): boolean => /^[^\s@,;]+@[^\s@,;]+$/.test(value)
+
 export const isStorableText = (value: string): boolean => !value.includes('\u0000') && value.isWellFormed()
 
 /** A path id: one that cannot exist answers the resource's not-found code, like any unknown id. */

@@ -13,7 +13,7 @@ import {
   text,
 } from './common.js'
 import { ClaimOfficial } from './officials.js'
-import { DurationMinutesInput, GAME_MINUTES, isImpossibleDate, Level, MinLevelInput } from './schedule.js'
+import { DurationMinutesInput, GAME_MINUTES, Level, MinLevelInput } from './schedule.js'
 import { Payment } from './payments.js'
 import { MINUTE_MS } from '../time.js'
 
@@ -31,23 +31,49 @@ function echo(value: unknown): string {
 }
 
 /**
- * Lenient ISO 8601 parsing; the stored form is always `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0000–9999). No
- * date needs more than MAX_LENGTH.startsAt characters, so a longer string is not parsed at all, nor is one
- * that is not storable text: V8's parser skips what it does not understand, a lone surrogate included.
- * A day its month does not have is refused rather than rolled over (`2027-02-30` is not March 2nd).
+ * ISO 8601 instants: a date-time with its offset (`Z`, `±HH:MM`, `±HHMM`, `±HH`; `T` or a space between;
+ * seconds and their fraction optional), or a day alone (its midnight UTC). The stored form is always
+ * `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0000–9999). Nothing else is read: not what V8's `Date` makes of other
+ * text (`"90"` → 1990, `"Feb 3 2027"`, `"f^>ok…Z"` → 2001), nor a date-time without an offset, which
+ * `Date` reads in the server's own time zone. A day its month does not have (`2027-02-30`) is refused
+ * rather than rolled over; `T24:00` is ISO's end of the day.
  */
 export function parseStartsAt(value: unknown): string | undefined {
-  if (
-    typeof value !== 'string' ||
-    value.trim() === '' ||
-    value.length > MAX_LENGTH.startsAt ||
-    !isStorableText(value) ||
-    isImpossibleDate(value)
-  )
-    return undefined
-  const date = new Date(value)
-  const year = date.getUTCFullYear()
-  return Number.isNaN(date.getTime()) || year < 0 || year > 9999 ? undefined : date.toISOString()
+  if (typeof value !== 'string' || value.length > MAX_LENGTH.startsAt) return undefined
+  const m = ISO_INSTANT.exec(value)
+  if (!m) return undefined
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined
+  const fraction = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'))
+  const endOfDay = hour === 24 && minute === 0 && second === 0 && fraction === 0
+  if ((hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined
+  const offset = offsetMinutes(m[8])
+  if (offset === undefined) return undefined
+  const instant = new Date(date.getTime() + ((hour * 60 + minute - offset) * 60 + second) * 1000 + fraction)
+  const storable = instant.getUTCFullYear() >= 0 && instant.getUTCFullYear() <= 9999
+  return storable ? instant.toISOString() : undefined
+}
+
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?))?$/i
+
+/** Minutes east of UTC of `Z` or `±HH[[:]MM]`; none written (a day alone) is UTC. */
+function offsetMinutes(zone: string | undefined): number | undefined {
+  if (zone === undefined || zone.toUpperCase() === 'Z') return 0
+  const digits = zone.slice(1).replace(':', '')
+  const hours = Number(digits.slice(0, 2))
+  const minutes = Number(digits.slice(2) || 0)
+  if (hours > 23 || minutes > 59) return undefined
+  return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes)
 }
 
 /** An instant of a window (`from`, `to`), as `startsAt` is read; anything else is `invalid_<name>`. */
@@ -87,7 +113,8 @@ const StartsAtInput = z
     type: 'string',
     format: 'date-time',
     maxLength: MAX_LENGTH.startsAt,
-    description: 'ISO 8601; UTC with an explicit offset advised.',
+    description:
+      'ISO 8601 with an offset (`Z`, `±HH:MM`), or a day alone (its midnight UTC); a date-time without an offset is refused.',
   })
 
 const Coordinate = (name: 'latitude' | 'longitude', bound: number) =>
@@ -124,10 +151,10 @@ const gameFields = {
   ),
   endsAt: extension(DateTime, 'startsAt + durationMinutes (extension).'),
   location: z.string(),
-  venue: z.string().nullable().meta({
-    description:
-      'The complex the game is played at; games with the same venue are one place, so no travel buffer applies between them, only that they do not overlap. Null when not given (extension).',
-  }),
+  venue: extension(
+    z.string().nullable(),
+    'The complex the game is played at; games with the same venue are one place, so no travel buffer applies between them, only that they do not overlap. Null when not given (extension).',
+  ),
   status: Status,
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),
@@ -157,12 +184,10 @@ export const GameItemInput = z.object({
   startsAt: StartsAtInput,
   sport: text('sport', MAX_LENGTH.sport).default(''),
   location: text('location', MAX_LENGTH.location).default(''),
-  venue: text('venue', MAX_LENGTH.venue)
-    .nullable()
-    .optional()
-    .meta({
-      description: `The complex the game is played at, at most ${MAX_LENGTH.venue} characters (extension; invalid_venue). Games with the same venue are one place: between them the travel buffer does not apply. An upsert-update that carries it rewrites it; null clears it.`,
-    }),
+  venue: extension(
+    text('venue', MAX_LENGTH.venue).nullable().optional(),
+    `The complex the game is played at, at most ${MAX_LENGTH.venue} characters (extension; invalid_venue). Games with the same venue are one place: between them the travel buffer does not apply. An upsert-update that carries it rewrites it; null clears it.`,
+  ),
   label: text('label', MAX_LENGTH.label).default('Official'),
   payDollars: PayDollarsInput.default(0),
   latitude: Coordinate('latitude', 90).optional(),

@@ -1,5 +1,15 @@
 import { z } from 'zod'
-import { DateTime, extension, Id, isStorableText, MAX_LENGTH, PathId, SourceInput, text } from './common.js'
+import {
+  DateTime,
+  extension,
+  Id,
+  isEmailAddress,
+  isStorableText,
+  MAX_LENGTH,
+  PathId,
+  SourceInput,
+  text,
+} from './common.js'
 import { Level, LevelInput } from './schedule.js'
 
 export const MembershipStatus = z.enum(['pending', 'approved', 'denied'])
@@ -46,9 +56,12 @@ export const UpsertOfficialBody = z.object({
     .toLowerCase()
     .max(MAX_LENGTH.email, { error: 'invalid_email' })
     .refine(isStorableText, { error: 'invalid_email' })
+    // An empty one is none given, as before.
+    .refine((email) => email === '' || isEmailAddress(email), { error: 'invalid_email' })
     .optional()
     .meta({
-      description: 'Trimmed and lowercased; a placeholder is synthesized for a new user without one.',
+      description:
+        'One address, trimmed and lowercased (a list of addresses is refused); a placeholder is synthesized for a new user without one.',
     }),
   name: text('name', MAX_LENGTH.name).optional(),
   status: z

@@ -1,6 +1,6 @@
 // The assignor's shapes (issue 26): candidates for a position, plans, and a publish's outcome.
 import { z } from 'zod'
-import { DateTime, Id, isStorableText, MAX_LENGTH, PathId } from './common.js'
+import { DateTime, extension, Id, isStorableText, MAX_LENGTH, PathId } from './common.js'
 import { InstantInput } from './games.js'
 
 /** Why an official cannot take a position: a conflict rule's code, or the plan's own reason. */
@@ -68,12 +68,11 @@ export const REASON_IDS = 20
 const UnfilledReason = z
   .object({
     code: ReasonCode,
-    count: z.number().int().meta({
-      description: 'How many of the league’s officials this rule excluded (extension).',
-    }),
-    userIds: z.array(Id).meta({
-      description: `The officials this rule excluded: the first ${REASON_IDS} of them in the league’s order of membership (bounded by ${REASON_IDS}, extension); \`count\` says how many there are.`,
-    }),
+    count: extension(z.number().int(), 'How many of the league’s officials this rule excluded (extension).'),
+    userIds: extension(
+      z.array(Id),
+      `The officials this rule excluded: the first ${REASON_IDS} of them in the league’s order of membership (bounded by ${REASON_IDS}, extension); \`count\` says how many there are.`,
+    ),
   })
   .meta({ id: 'UnfilledReason' })
 

@@ -62,37 +62,3 @@ export const MinLevelInput = integerIn('minLevel', LEVEL.min, LEVEL.max)
   })
 
 export const Level = z.number().int().min(LEVEL.min).max(LEVEL.max).nullable()
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']
-const MONTH = `(${MONTHS.join('|')})[a-z]*\\.?`
-
-function daysIn(year: number, month: number): number {
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
-  return month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0)
-}
-
-/** The (year, month, day) the text writes first, in the forms V8's lenient parser reads. */
-function writtenDate(text: string): [number, number, number] | undefined {
-  const numeric = /^\s*([+-]\d{6}|\d{4})[-/](\d{1,2})[-/](\d{1,2})(?!\d)/.exec(text)
-  if (numeric) return [Number(numeric[1]), Number(numeric[2]), Number(numeric[3])]
-  const us = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})(?!\d)/.exec(text)
-  if (us) return [Number(us[3]), Number(us[1]), Number(us[2])]
-  const lower = text.toLowerCase()
-  const monthFirst = new RegExp(`\\b${MONTH}\\s+(\\d{1,2})(?!\\d),?\\s+(\\d{4})\\b`).exec(lower)
-  if (monthFirst) return [Number(monthFirst[3]), MONTHS.indexOf(monthFirst[1]!) + 1, Number(monthFirst[2])]
-  const dayFirst = new RegExp(`\\b(\\d{1,2})\\s+${MONTH}\\s+(\\d{4})\\b`).exec(lower)
-  if (dayFirst) return [Number(dayFirst[3]), MONTHS.indexOf(dayFirst[2]!) + 1, Number(dayFirst[1])]
-  return undefined
-}
-
-/**
- * Whether the text names a day its month does not have (`2027-02-30`, `2027-02-29`, `April 31 2027`).
- * JavaScript's Date rolls such a day over into the next month; a schedule must refuse it instead.
- */
-export function isImpossibleDate(text: string): boolean {
-  const written = writtenDate(text)
-  if (!written) return false
-  const [year, month, day] = written
-  return month >= 1 && month <= 12 && day > daysIn(year, month)
-}

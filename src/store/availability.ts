@@ -172,6 +172,19 @@ export async function recordFetchError(db: Kysely<Db>, id: string, error: string
   await db.updateTable('busy_calendars').set({ last_error: error }).where('id', '=', id).execute()
 }
 
+/** When the calendar is read next, and how many reads in a row failed or were slow (in the caller's transaction). */
+export async function scheduleRead(
+  db: Kysely<Db>,
+  id: string,
+  read: { failedReads: number; nextFetchAt: string },
+): Promise<void> {
+  await db
+    .updateTable('busy_calendars')
+    .set({ failed_reads: read.failedReads, next_fetch_at: read.nextFetchAt })
+    .where('id', '=', id)
+    .execute()
+}
+
 /** These persons' time zones, by email, as their pages show times (people.ts; those in no league are absent). */
 export const findProfileZones = findPersonZones
 

@@ -143,6 +143,16 @@ const GAME_COLUMNS = [
  * Inserts new games in few statements. A (source, externalId) pair that another transaction inserted
  * since this one looked fails the statement with a unique violation.
  */
+/** How many games the league holds, cancelled ones included. */
+export async function countLeagueGames(db: Kysely<Db> | Transaction<Db>, leagueId: string): Promise<number> {
+  const row = await db
+    .selectFrom('games')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('league_id', '=', leagueId)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
 export async function insertGames(trx: Transaction<Db>, rows: readonly NewGame[]): Promise<void> {
   await insertRows(trx, 'games', GAME_COLUMNS, rows)
 }

@@ -371,6 +371,8 @@ interface BusyCalendarsTable {
   fetched_at: Time | null
   /** Why the last read failed (a class, never the server's text); null after a success. */
   last_error: string | null
+  /** Reads in a row that failed or were slow: the next read waits 15 minutes × 2ⁿ (migration 0022). */
+  failed_reads: Generated<number>
   next_fetch_at: Time
 }
 

@@ -3,7 +3,7 @@
 // so no partner-controlled text or secret ends up in the delivery record.
 import { EventEmitter } from 'node:events'
 import type { Agent } from 'undici'
-import { literalAddress, refusalReason, type AddressPolicy } from '../net/address-guard.js'
+import { GUARDED, literalAddress, refusalReason, type AddressPolicy } from '../net/address-guard.js'
 import { guardedAgent } from '../net/guarded-agent.js'
 import { networkErrorClass } from '../net/error-class.js'
 import { envelopeBody, signedHeaders, type Envelope } from './sign.js'
@@ -89,7 +89,7 @@ export async function attempt(
   signal?: AbortSignal,
 ): Promise<AttemptResult> {
   const { origin, path, refused } = targetOf(target.url, options.policy)
-  if (refused !== null) return { ok: false, statusCode: null, error: `address_refused:${refused}` }
+  if (refused !== null) return { ok: false, statusCode: null, error: GUARDED }
   const body = envelopeBody(envelope)
   // One abort with a plain timer: AbortSignal.timeout() and AbortSignal.any() per attempt cost a
   // twentieth of a dispatcher's CPU. The timeout covers the whole exchange, body included.

@@ -92,7 +92,7 @@ const MAX_UNRECORDED = 2 * RECORD_BATCH
 function countOutcome(recorded: boolean, outcome: leases.AttemptOutcome, committedAt: number): void {
   if (!recorded) return webhookLeasesLost.inc()
   const error = outcome.attempt.error
-  // `address_refused:<reason>` keeps its class; the reasons are many and only the logs need them.
+  // A class with a detail after a colon counts as the class alone.
   webhookAttempts.inc({ result: error === null || error === undefined ? 'succeeded' : error.split(':')[0] })
   if (outcome.status === 'pending') return
   webhookDeliveries.inc({ outcome: outcome.status })
@@ -156,7 +156,11 @@ class LeaseLoop {
     this.agent = createAgent({
       policy: this.settings.policy,
       timeoutMs: this.settings.timeoutMs,
-      connectionsPerOrigin: this.settings.perEndpointConcurrency,
+      // The pool is per origin, and endpoints of several tenants may share one (a relay host): bounded by
+      // the endpoint's concurrency, one tenant's hanging attempts held every connection to the host and
+      // the others' waited out the time-out (issue 36, L3). Pacing bounds each endpoint; the pool only
+      // the dispatcher.
+      connectionsPerOrigin: this.settings.concurrency,
       ...(options.ca !== undefined && { ca: options.ca }),
     })
     this.pacing = new Pacing(this.settings.perEndpointConcurrency, this.leaseMs)

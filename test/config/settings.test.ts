@@ -22,7 +22,7 @@ describe('REFDESK_PUBLIC_URL and the metrics settings', () => {
     },
   )
 
-  it('serves /metrics open on the service port unless told otherwise', () => {
+  it('reads the metrics token and port, neither by default (/metrics closed)', () => {
     expect(load({}).metrics).toEqual({})
     expect(load({ REFDESK_METRICS_TOKEN: 't0k', REFDESK_METRICS_PORT: '9464' }).metrics).toEqual({
       token: 't0k',

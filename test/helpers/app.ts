@@ -8,6 +8,7 @@ import type { Clock } from '../../src/clock.js'
 import { issueKey, type IssuedKey } from '../../src/domain/partners/api-keys.js'
 import { DEFAULT_LIMITS, type Deps, type Limits } from '../../src/domain/core/deps.js'
 import type { App } from '../../src/http/server.js'
+import { DEFAULT_HTTP_SETTINGS } from '../../src/http/settings.js'
 import { parseAllowPrivate, type AddressPolicy } from '../../src/net/address-guard.js'
 import { cloneTemplate } from './pg.js'
 
@@ -109,7 +110,12 @@ export async function buildTestApp(
     ...(options.snapshotPageSize !== undefined && { snapshotPageSize: options.snapshotPageSize }),
     ...(options.limits !== undefined && { limits: { ...DEFAULT_LIMITS, ...options.limits } }),
   })
-  const app = await buildHttp(runtime, options.logger, options.http)
+  // No rate limit unless a test sets one: a file's partners make many requests, and all come from one
+  // address, which the limit of unknown keys counts (test/http/rate-limit.test.ts sets its own).
+  const app = await buildHttp(runtime, options.logger, {
+    http: { ...DEFAULT_HTTP_SETTINGS, rateLimitPerSecond: 0 },
+    ...options.http,
+  })
   await app.ready()
   return {
     app,

@@ -15,8 +15,10 @@ function value(text: string, series: string): number {
   return line === undefined ? 0 : Number(line.slice(series.length + 1))
 }
 
+const TOKEN = 'scrape-secret'
+
 describe('GET /metrics', () => {
-  const t = useTestApp()
+  const t = useTestApp({ http: { metrics: { token: TOKEN } } })
   const dispatcher = useDispatchers(t)
   let extra: App | undefined
   let receiver: Receiver | undefined
@@ -28,7 +30,10 @@ describe('GET /metrics', () => {
     await receiver?.close()
   })
 
-  const scrape = async (app: App = t.app, headers: Record<string, string> = {}) => {
+  const scrape = async (
+    app: App = t.app,
+    headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` },
+  ) => {
     const res = await app.inject({ url: '/metrics', headers })
     return { status: res.statusCode, type: res.headers['content-type'], text: res.body }
   }
@@ -103,8 +108,13 @@ describe('GET /metrics', () => {
     })
   })
 
+  it('is closed on the service port without a token or a port of its own', async () => {
+    extra = await buildHttp(t.runtime)
+    expect((await scrape(extra, {})).status).toBe(404)
+  })
+
   it('asks for the bearer token when one is set, and answers 401 the API’s way otherwise', async () => {
-    extra = await buildHttp(t.runtime, undefined, { metrics: { token: 'scrape-secret' } })
+    extra = await buildHttp(t.runtime, undefined, { metrics: { token: TOKEN } })
     for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 'scrape-secret' }]) {
       const res = await extra.inject({ url: '/metrics', headers })
       expect([res.statusCode, res.json(), res.headers['www-authenticate']]).toEqual([

@@ -144,6 +144,9 @@ describe('officials', () => {
     [{ externalId: 'x', source: 'someone-else' }, 'source_mismatch'],
     [{ externalId: 'x', source: 'x'.repeat(41) }, 'invalid_source'],
     [{ externalId: 'x', email: 5 }, 'invalid_email'],
+    // An address list would mail everyone on it.
+    [{ externalId: 'x', email: 'a@x.com, b@y.com' }, 'invalid_email'],
+    [{ externalId: 'x', email: 'a@x.com;b@y.com' }, 'invalid_email'],
     [{ externalId: 'x', name: ['Ann'] }, 'invalid_name'],
     [[], 'invalid_json'],
   ])('POST officials %j → 400 %s, nothing written', async (body, code) => {

@@ -117,12 +117,30 @@ describe('the rate limit over HTTP', () => {
     expect(leagues.map((l) => l.name).sort()).toEqual(['L0', 'L1'])
   })
 
-  it('spends no token on a request without a valid key, nor on the public OpenAPI document', async () => {
+  it('spends no key’s token on a request without a valid key: its client address pays, then waits', async () => {
     const p = await t.partner()
-    for (let i = 0; i < 5; i++) {
-      expect((await t.client(`Bearer ${p.key}x`).get('/leagues')).status).toBe(401)
-      expect((await t.client().get('/openapi.json')).status).toBe(200)
-    }
+    const stranger = (authorization: string) =>
+      t.app.inject({ url: '/api/v1/leagues', remoteAddress: '203.0.113.7', headers: { authorization } })
+    for (let i = 0; i < 3; i++) expect((await stranger(`Bearer ${p.key}x`)).statusCode).toBe(401)
+    // The address spent its burst on unknown keys: it is refused before any key is looked up.
+    const refused = await stranger(`Bearer ${p.key}y`)
+    expect([refused.statusCode, refused.json(), refused.headers['retry-after']]).toEqual([
+      429,
+      { error: 'rate_limited' },
+      '100',
+    ])
+    for (let i = 0; i < 5; i++) expect((await t.client().get('/openapi.json')).status).toBe(200)
+    // The partner's key, from its own address, has all of its tokens.
     for (let i = 0; i < 3; i++) expect((await p.get('/leagues')).status).toBe(200)
+  })
+
+  it('remembers at most maxBuckets client addresses, the longest idle forgotten first', () => {
+    let now = 0
+    const limiter = tokenBuckets({ perSecond: 0.01, burst: 1, maxBuckets: 2 }, () => now)
+    for (const address of ['a', 'b']) limiter.take(address)
+    expect([limiter.waitFor('a'), limiter.waitFor('b')]).toEqual([100, 100])
+    now = 1
+    limiter.take('c')
+    expect([limiter.waitFor('a'), limiter.waitFor('b'), limiter.waitFor('c')]).toEqual([undefined, 100, 100])
   })
 })

@@ -288,7 +288,7 @@ describe('schedule data', () => {
       '2028-02-29T10:00:00Z',
       '2000-02-29T10:00:00Z',
       '2027-12-31T23:59:59Z',
-      'Apr 30 2027 10:00 UTC',
+      '2027-04-30 12:00+0200',
       '9999-12-31T13:59:59.999Z',
     ])('accepts the real date %s', async (value) => {
       const p = await t.partner()
@@ -297,5 +297,27 @@ describe('schedule data', () => {
       expect(res.status).toBe(201)
       expect(res.body.data.created[0].startsAt).toBe(new Date(value).toISOString())
     })
+  })
+
+  describe('ISO 8601 only', () => {
+    // What V8's Date reads but ISO 8601 does not: "90" is 1990 to it, and a date-time without an offset
+    // is the server's own wall clock, so the same request meant another instant on another server.
+    it.each(['90', '2027-05-01T18:00', '2027-05-01T18:00:00.000', 'Apr 30 2027 10:00 UTC'])(
+      '%s → the field’s code on import, PATCH and a window, nothing written',
+      async (value) => {
+        const p = await t.partner()
+        const { id } = await league(p)
+        const res = await p.post(`/leagues/${id}/games`, { games: [{ startsAt: value }] })
+        expect(res).toMatchObject({ status: 400, body: { error: `invalid_startsAt:${value}` } })
+        const [game] = (await p.post(`/leagues/${id}/games`, { games: [{ startsAt: START }] })).body.data
+          .created
+        const patch = await p.patch(`/games/${game.id}`, { startsAt: value })
+        expect(patch).toMatchObject({ status: 400, body: { error: `invalid_startsAt:${value}` } })
+        expect((await p.get(`/games/${game.id}`)).body.data.startsAt).toBe(START)
+        const window = `from=${encodeURIComponent(value)}&to=${encodeURIComponent(START)}`
+        const read = await p.get(`/leagues/${id}/officials/${game.id}/availability?${window}`)
+        expect(read).toMatchObject({ status: 400, body: { error: 'invalid_from' } })
+      },
+    )
   })
 })

@@ -310,7 +310,7 @@ describe('webhook delivery', () => {
     expect(Date.parse(delivery.lastAttemptAt) - Date.parse(delivery.createdAt)).toBeGreaterThanOrEqual(300)
   })
 
-  it('records a refused address with its reason and never connects', async () => {
+  it('records a refused address as unreachable, whatever the guard path, and never connects', async () => {
     const p = await t.partner()
     const endpoint = await register(p, [], receiver.url)
     await dispatcher({ retrySchedule: [0], policy: { allowAll: false, allowed: [] } })
@@ -321,7 +321,7 @@ describe('webhook delivery', () => {
     expect((await deliveries(p, endpoint.id))[0]).toMatchObject({
       attempts: 1,
       lastStatusCode: null,
-      lastError: 'address_refused:loopback',
+      lastError: 'unreachable',
     })
     const byName = await register(p, [], receiver.url.replace('127.0.0.1', 'localhost'))
     await p.post('/leagues', { name: 'no events' })
@@ -330,7 +330,7 @@ describe('webhook delivery', () => {
     await eventually(async () => {
       expect((await deliveries(p, byName.id))[0]).toMatchObject({
         status: 'failed',
-        lastError: 'address_refused:loopback',
+        lastError: 'unreachable',
       })
     })
     expect(receiver.received).toEqual([])
@@ -352,6 +352,27 @@ describe('webhook delivery', () => {
     } finally {
       await slow.close()
     }
+  })
+
+  it('a hanging endpoint does not hold up another endpoint on the same host', async () => {
+    // Two tenants behind one relay host: the hanging one's attempts must not hold the host's connections.
+    const hanging = await t.partner()
+    const other = await t.partner()
+    receiver.byPath.set('/hooks/slow', 'hang')
+    await register(hanging, [], `${receiver.url}/slow`)
+    await register(other, [], `${receiver.url}/fast`)
+    await dispatcher({ concurrency: 8, perEndpointConcurrency: 2, timeoutMs: 60_000 })
+    const games = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ startsAt: `2026-05-${10 + i}T18:00:00Z` }))
+    const slowLeague = (await hanging.post('/leagues', { name: 'slow' })).body.data
+    await hanging.post(`/leagues/${slowLeague.id}/games`, { games: games(4) })
+    // Its endpoint's concurrency of attempts hangs, holding as many connections to the host.
+    await eventually(() => expect(receiver.received.length).toBe(2))
+    const fastLeague = (await other.post('/leagues', { name: 'fast' })).body.data
+    await other.post(`/leagues/${fastLeague.id}/games`, { games: games(3) })
+    const accepted = await receiver.waitForAccepted(3)
+    expect(accepted.every((r) => r.path === '/hooks/fast')).toBe(true)
+    receiver.answerHung(204)
   })
 
   it('leases a fast endpoint’s backlog in batches, without waiting for a poll, never sending more at once than its concurrency', async () => {

@@ -29,6 +29,8 @@ export interface Receiver {
   /** Next behaviours, one per request in order; afterwards `fallback`. */
   script(...next: Behaviour[]): void
   fallback: Behaviour
+  /** A behaviour for every request to a path (`/hooks/slow`), before the script and the fallback. */
+  readonly byPath: Map<string, Behaviour>
   /** Answers every request held by 'hang' so far. */
   answerHung(status: number): void
   waitForAccepted(n: number): Promise<Received[]>
@@ -47,6 +49,7 @@ export async function startReceiver(options: { plain?: boolean } = {}): Promise<
     url: '',
     received: [],
     fallback: 204,
+    byPath: new Map(),
     maxConcurrent: 0,
     accepted: () => receiver.received.filter((r) => acceptedSet.has(r)),
     answerHung: (status) => {
@@ -83,7 +86,7 @@ export async function startReceiver(options: { plain?: boolean } = {}): Promise<
         receivedAt: performance.now(),
       }
       receiver.received.push(entry)
-      const behaviour = queue.shift() ?? receiver.fallback
+      const behaviour = receiver.byPath.get(entry.path) ?? queue.shift() ?? receiver.fallback
       if (behaviour === 'reset') return req.socket.destroy()
       if (behaviour === 'hang') return void hung.push({ entry, res })
       if (behaviour >= 200 && behaviour < 300) acceptedSet.add(entry)

@@ -88,7 +88,7 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
       database: describeDatabase(config.databaseUrl),
       worker: duties !== undefined,
       publicUrl: config.publicUrl,
-      metrics: metricsAddress(metrics, port),
+      metrics: metricsAddress(metrics, port, config.metrics),
     },
     `refdesk listening on http://${config.host}:${port}`,
   )
@@ -106,7 +106,13 @@ async function serve(flags: ConfigFlags & { worker?: boolean }): Promise<void> {
 }
 
 /** Where /metrics answers, for the start-up log line. */
-function metricsAddress(server: FastifyInstance | undefined, servicePort: number): string {
+function metricsAddress(
+  server: FastifyInstance | undefined,
+  servicePort: number,
+  settings: { token?: string },
+): string {
+  if (server === undefined && settings.token === undefined)
+    return 'closed (set REFDESK_METRICS_TOKEN or REFDESK_METRICS_PORT)'
   const address = server?.server.address()
   const port = typeof address === 'object' && address !== null ? address.port : servicePort
   return `port ${port}, GET /metrics`

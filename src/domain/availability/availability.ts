@@ -24,7 +24,7 @@ import { requireLeague } from '../core/access.js'
 import type { Caller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
 import { fail } from '../core/errors.js'
-import { busySpans } from './ics.js'
+import { busySpans, type FeedRead } from './ics.js'
 import { parseWith } from '../core/parse.js'
 import { DEFAULT_TIME_ZONE } from '../people/profiles.js'
 import { merge, unavailableByPerson, type Span } from './unavailability.js'
@@ -119,8 +119,7 @@ export async function addBusyCalendar(deps: Deps, owner: Owner, input: unknown):
   const url = calendarUrl(parseWith(CalendarInput, input).url)
   const at = isoNow(deps.clock)
   const read = await readSpans(deps, url, owner.email)
-  if (!read.ok)
-    fail(read.error.startsWith('address_refused') ? 'calendar_address_refused' : 'calendar_unreadable')
+  if (!read.ok) fail(read.addressRefused ? 'calendar_address_refused' : 'calendar_unreadable')
   const row: BusyCalendarRow = {
     seq: 0,
     id: newId(),
@@ -129,6 +128,7 @@ export async function addBusyCalendar(deps: Deps, owner: Owner, input: unknown):
     created_at: at,
     fetched_at: at,
     last_error: null,
+    failed_reads: 0,
     next_fetch_at: iso(deps.clock.now() + CALENDAR_REFRESH_MS),
   }
   const { seq: _seq, ...values } = row
@@ -192,7 +192,9 @@ export async function readOfficialAvailability(
 /**
  * One pass of the refresher: each calendar due for a read is taken by moving its next read 15 minutes on
  * (conditionally, so of several processes exactly one reads it), read, and its events replaced; a failed
- * read keeps the events it had and records why. Returns how many this process read.
+ * read keeps the events it had and records why. A read that fails or is slow is a strike: the next read
+ * waits twice as long per strike in a row (CALENDAR_BACKOFF), so a feed that hangs or is refused costs
+ * its site and this process less and less. Returns how many this process read.
  */
 export async function refreshDueCalendars(deps: Deps, limit = 20): Promise<number> {
   const now = deps.clock.now()
@@ -202,29 +204,45 @@ export async function refreshDueCalendars(deps: Deps, limit = 20): Promise<numbe
   for (const calendar of await store.listDueCalendars(deps.db, at, limit)) {
     if (!(await store.leaseCalendar(deps.db, calendar.id, calendar.next_fetch_at, next))) continue
     read++
+    const began = deps.clock.now()
     const result = await readSpans(deps, calendar.url, calendar.email)
+    const done = deps.clock.now()
+    const struck = !result.ok || done - began > CALENDAR_BACKOFF.slowMs
+    const failedReads = struck ? calendar.failed_reads + 1 : 0
+    const nextFetchAt = iso(done + refreshWait(failedReads))
     await deps.db.transaction().execute(async (trx) => {
       if (!(await store.findCalendar(trx, calendar.id))) return // removed while it was read
       if (result.ok) await store.replaceEvents(trx, calendar, result.spans, isoNow(deps.clock))
       else await store.recordFetchError(trx, calendar.id, result.error)
+      await store.scheduleRead(trx, calendar.id, { failedReads, nextFetchAt })
     })
   }
   return read
 }
 
-type SpansRead = { ok: true; spans: { startsAt: string; endsAt: string }[] } | { ok: false; error: string }
+/** Back-off of a calendar whose reads fail or are slow (docs/decisions.md). */
+export const CALENDAR_BACKOFF = {
+  /** A read (fetch and parse) longer than this counts as a strike, like a failure. */
+  slowMs: 5_000,
+  /** The longest wait between two reads. */
+  maxMs: 24 * 3_600_000,
+} as const
 
-async function readSpans(deps: Deps, url: string, email: string): Promise<SpansRead> {
+/** 15 minutes after a good read; after n strikes in a row 15 minutes × 2ⁿ, at most a day. */
+function refreshWait(failedReads: number): number {
+  return Math.min(CALENDAR_REFRESH_MS * 2 ** Math.min(failedReads, 16), CALENDAR_BACKOFF.maxMs)
+}
+
+async function readSpans(deps: Deps, url: string, email: string): Promise<FeedRead> {
   const fetched = await deps.readCalendar(url)
   if (!fetched.ok) return fetched
   const now = deps.clock.now()
-  const spans = busySpans(fetched.text, {
+  return busySpans(fetched.text, {
     from: now - HORIZON_BACK_MS,
     to: now + HORIZON_AHEAD_MS,
     timeZone: await timeZoneOf(deps, email),
     maxEvents: MAX_EVENTS_PER_CALENDAR,
   })
-  return spans ? { ok: true, spans } : { ok: false, error: 'not_icalendar' }
 }
 
 /** `webcal://` (what Apple and Google hand out) is the same feed over https; anything else must be https. */

@@ -1,11 +1,11 @@
-// A busy calendar's ICS text → the busy intervals it holds within a horizon. ical.js parses and expands
-// recurrences (RRULE, RDATE, EXDATE, moved occurrences); free (TRANSP:TRANSPARENT) and cancelled events
-// are not busy. Times in a TZID the feed defines (VTIMEZONE) or an IANA name convert exactly; floating
-// times and all-day dates are the person's wall clock (their time zone).
-import ICAL from 'ical.js'
+// A busy calendar's ICS text → the busy intervals it holds within a horizon. The parse and the expansion
+// run in a thread of their own per feed (feed-worker.mjs), never on the event loop: one person's feed
+// can neither stall every tenant nor leave its time-zone definitions to another's. The thread has a
+// deadline, a heap cap and a budget of occurrences visited; past any of them the feed is refused.
+import { Worker } from 'node:worker_threads'
 import { iso, wallToInstant } from '../../time.js'
 
-export interface BusySpan {
+interface BusySpan {
   readonly startsAt: string
   readonly endsAt: string
 }
@@ -18,101 +18,92 @@ interface Horizon {
   readonly maxEvents: number
 }
 
-/** The busy spans of the feed overlapping [from, to), soonest first; undefined when it is not iCalendar. */
-export function busySpans(text: string, horizon: Horizon): BusySpan[] | undefined {
-  let root: ICAL.Component
+/**
+ * What one feed may cost (docs/decisions.md). The budget of occurrences is the bound an honest feed
+ * meets: a 1 MiB feed of 5,000 events takes about a second of CPU. The deadline is the backstop for rules
+ * ical.js loops on, on real time (a timer, so generous for a loaded machine), not a business rule:
+ * deps.clock does not apply. At most `threads` feeds are read at once in a process, so the threads take
+ * at most that many cores and heaps whatever number of saves arrive together.
+ */
+const FEED_LIMITS = {
+  /** Occurrences visited over every series, before the horizon included (a MINUTELY rule from 1990). */
+  occurrences: 20_000,
+  deadlineMs: 10_000,
+  heapMb: 64,
+  threads: 2,
+} as const
+
+/** The spans, or why the feed is refused: a class (`not_icalendar`, `too_many_occurrences`, …). */
+export type FeedRead =
+  { ok: true; spans: BusySpan[] } | { ok: false; error: string; readonly addressRefused?: true }
+
+type Occurrence = [start: number, end: number, zone: string | null]
+type Answer = { ok: true; occurrences: Occurrence[] } | { ok: false; error: string }
+
+/** Wall clocks are read in their zone after the thread answers: it looks a day wider. */
+const WALL_MARGIN_MS = 86_400_000
+
+/** The busy spans of the feed overlapping [from, to), soonest first. */
+export async function busySpans(text: string, horizon: Horizon): Promise<FeedRead> {
+  const answer = await inTurn(() => expandInWorker(text, horizon))
+  if (!answer.ok) return answer
+  const spans: { s: number; e: number }[] = []
+  for (const [start, end, zone] of answer.occurrences) {
+    const s = zone === null ? start : wallToInstant(start, zone || horizon.timeZone)
+    const e = Math.max(zone === null ? end : wallToInstant(end, zone || horizon.timeZone), s)
+    if (s < horizon.to && (e > horizon.from || (e === s && s >= horizon.from))) spans.push({ s, e })
+  }
+  spans.sort((a, b) => a.s - b.s)
+  return {
+    ok: true,
+    spans: spans.slice(0, horizon.maxEvents).map(({ s, e }) => ({
+      startsAt: iso(s),
+      endsAt: iso(e),
+    })),
+  }
+}
+
+let running = 0
+const waiting: (() => void)[] = []
+
+/** Runs `read` once fewer than FEED_LIMITS.threads feeds are being read, first come first served. */
+async function inTurn<T>(read: () => Promise<T>): Promise<T> {
+  if (running >= FEED_LIMITS.threads) await new Promise<void>((resolve) => waiting.push(resolve))
+  else running++
   try {
-    root = new ICAL.Component(ICAL.parse(text) as unknown[])
-  } catch {
-    return undefined
+    return await read()
+  } finally {
+    // The slot passes straight to the next in line, or is freed.
+    const next = waiting.shift()
+    if (next) next()
+    else running--
   }
-  if (root.name !== 'vcalendar') return undefined
-  for (const zone of root.getAllSubcomponents('vtimezone')) {
-    const tzid = zone.getFirstPropertyValue('tzid')
-    if (typeof tzid === 'string' && !ICAL.TimezoneService.has(tzid)) ICAL.TimezoneService.register(zone)
-  }
-  const spans: BusySpan[] = []
-  for (const event of masterEvents(root)) {
-    if (!isBusy(event.component)) continue
-    collect(event, horizon, spans)
-    if (spans.length >= horizon.maxEvents * 2) break
-  }
-  spans.sort((a, b) => (a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : 0))
-  return spans.slice(0, horizon.maxEvents)
 }
 
-/** Each recurring series once, with its moved or changed occurrences (RECURRENCE-ID) related to it. */
-function masterEvents(root: ICAL.Component): ICAL.Event[] {
-  const events = root.getAllSubcomponents('vevent').map((c) => new ICAL.Event(c))
-  const masters = new Map<string, ICAL.Event>()
-  const singles: ICAL.Event[] = []
-  for (const event of events) {
-    if (!event.isRecurrenceException()) {
-      if (event.uid) masters.set(event.uid, event)
-      else singles.push(event)
+function expandInWorker(text: string, horizon: Horizon): Promise<Answer> {
+  return new Promise((resolve) => {
+    const worker = new Worker(new URL('./feed-worker.mjs', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: FEED_LIMITS.heapMb, maxYoungGenerationSizeMb: 16 },
+    })
+    const finish = (answer: Answer) => {
+      clearTimeout(timer)
+      worker.removeAllListeners()
+      // Whatever the terminated thread still reports has no one waiting for it.
+      worker.on('error', () => {})
+      void worker.terminate()
+      resolve(answer)
     }
-  }
-  const exceptions: ICAL.Event[] = []
-  for (const event of events) {
-    if (!event.isRecurrenceException()) continue
-    const master = masters.get(event.uid)
-    if (master?.isRecurring()) master.relateException(event)
-    else exceptions.push(event)
-  }
-  return [...masters.values(), ...singles, ...exceptions]
-}
-
-function isBusy(component: ICAL.Component): boolean {
-  const transp = component.getFirstPropertyValue('transp')
-  const status = component.getFirstPropertyValue('status')
-  return transp !== 'TRANSPARENT' && status !== 'CANCELLED'
-}
-
-const MAX_OCCURRENCES = 5000
-
-function collect(event: ICAL.Event, horizon: Horizon, spans: BusySpan[]): void {
-  if (!event.startDate) return
-  const tzid = event.component.getFirstProperty('dtstart')?.getParameter('tzid')
-  const zone = typeof tzid === 'string' && isIanaZone(tzid) ? tzid : horizon.timeZone
-  const push = (start: ICAL.Time, end: ICAL.Time) => {
-    const s = instant(start, zone)
-    const e = Math.max(instant(end, zone), s)
-    if (s < horizon.to && (e > horizon.from || (e === s && s >= horizon.from))) {
-      spans.push({ startsAt: iso(s), endsAt: iso(e) })
-    }
-  }
-  if (!event.isRecurring()) return push(event.startDate, event.endDate ?? event.startDate)
-  const iterator = event.iterator()
-  for (let i = 0; i < MAX_OCCURRENCES; i++) {
-    const next = iterator.next()
-    if (!next) return
-    const details = event.getOccurrenceDetails(next)
-    if (instant(details.startDate, zone) >= horizon.to) return
-    if (isBusy(details.item.component)) push(details.startDate, details.endDate)
-  }
-}
-
-/** ms since the epoch: exact for UTC and defined zones; the wall clock of `zone` for floating times and dates. */
-function instant(time: ICAL.Time, zone: string): number {
-  const tz = time.zone
-  const floating = time.isDate || !tz || tz === ICAL.Timezone.localTimezone || tz.tzid === 'floating'
-  if (!floating) return time.toUnixTime() * 1000
-  const wall = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second)
-  return wallToInstant(wall, zone)
-}
-
-const ianaZones = new Map<string, boolean>()
-
-function isIanaZone(name: string): boolean {
-  let known = ianaZones.get(name)
-  if (known === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: name })
-      known = !ICAL.TimezoneService.has(name)
-    } catch {
-      known = false
-    }
-    if (ianaZones.size < 1000) ianaZones.set(name, known)
-  }
-  return known
+    const timer = setTimeout(() => finish({ ok: false, error: 'too_slow' }), FEED_LIMITS.deadlineMs)
+    worker.on('message', (answer: Answer) => finish(answer))
+    worker.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ ok: false, error: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'too_large' : 'unreadable' }),
+    )
+    worker.on('exit', () => finish({ ok: false, error: 'unreadable' }))
+    worker.postMessage({
+      text,
+      from: horizon.from - WALL_MARGIN_MS,
+      to: horizon.to + WALL_MARGIN_MS,
+      budget: FEED_LIMITS.occurrences,
+    })
+  })
 }

@@ -21,10 +21,16 @@ export interface Deps {
   readonly readCalendar: CalendarReader
 }
 
-/** A GET of an https address: its text, or why not as a class (`timeout`, `address_refused:private`, …). */
+/**
+ * A GET of an https address: its text, or why not as a class (`timeout`, `unreachable`, …), and whether the
+ * address guard refused it.
+ */
 type CalendarReader = (
   url: string,
-) => Promise<{ readonly ok: true; readonly text: string } | { readonly ok: false; readonly error: string }>
+) => Promise<
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly error: string; readonly addressRefused?: true }
+>
 
 /** Bounds that keep one partner from costing the others (settings: config.ts). */
 export interface Limits {
@@ -34,6 +40,8 @@ export interface Limits {
   readonly webhookDevLocalhost: boolean
   /** REFDESK_REMINDER_HOURS: how long before a game its holders are reminded. */
   readonly reminderHours: number
+  /** Games a league holds, cancelled ones included (`409 games_limit_reached`; docs/decisions.md). */
+  readonly gamesPerLeague: number
   /**
    * The largest plan: open positions × the league's officials, the pairs the rules are asked about;
    * beyond it 409 plan_too_large, before anything but the two lists is read. Not a setting: the
@@ -48,6 +56,7 @@ export const DEFAULT_LIMITS: Limits = {
   endpointsPerSource: 16,
   webhookDevLocalhost: false,
   reminderHours: 24,
+  gamesPerLeague: 20_000,
   // 2,000 officials × 500 positions, a big league's fortnight, fit.
   planPairs: 1_000_000,
   draftsKept: 10,

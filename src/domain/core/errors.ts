@@ -87,6 +87,7 @@ export const ERROR_STATUS = {
   position_not_claimed: 409,
   external_id_conflict: 409,
   endpoint_limit_reached: 409,
+  games_limit_reached: 409,
   game_not_claimed: 409,
   game_not_completed: 409,
   // In the app only: the organizer's completion lost the race to another completion.

@@ -129,6 +129,13 @@ async function writeBatch(
     source,
     at,
   })
+  // One league cannot grow without bound (its list answers, the assignor's problems); the whole batch is
+  // refused, so a 409 means nothing of it was written.
+  if (
+    plan.inserts.size > 0 &&
+    (await games.countLeagueGames(trx, league.id)) + plan.inserts.size > deps.limits.gamesPerLeague
+  )
+    fail('games_limit_reached')
   await games.insertGames(trx, [...plan.inserts.values()])
   await games.rewriteGames(trx, [...plan.rewrites.values()])
   await positions.insertPositions(trx, plan.positions)

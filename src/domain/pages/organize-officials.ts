@@ -4,6 +4,7 @@
 import * as memberships from '../../store/memberships.js'
 import * as organizer from '../../store/organizer.js'
 import * as users from '../../store/users.js'
+import { isEmailAddress } from '../../schemas/common.js'
 import type { Official } from '../../schemas/officials.js'
 import { isoNow, newId } from '../../clock.js'
 import { requireLeague } from '../core/access.js'
@@ -43,7 +44,7 @@ export async function addOfficial(
   leagueId: string,
   input: NewOfficial,
 ): Promise<Official> {
-  if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) fail('invalid_email')
+  if (!isEmailAddress(input.email)) fail('invalid_email')
   return deps.db.transaction().execute(async (trx) => {
     const league = await requireLeague(trx, caller, leagueId)
     // The organizer's own address, in whatever source their user row lives, is never an official here.

@@ -3,6 +3,7 @@
 // client's limit and answers, and only then makes the link (rate-limited per address) and mails it. The
 // counters live in the database, so every serving process shares them.
 import { isoNow } from '../../clock.js'
+import { isEmailAddress } from '../../schemas/common.js'
 import * as people from '../../store/people.js'
 import * as sessions from '../../store/sessions.js'
 import * as links from '../../store/sign-in-links.js'
@@ -21,13 +22,11 @@ export interface SignInLimits {
   readonly windowMs: number
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/
-
 /** Trimmed and lowercased, as partners' user emails are stored; undefined for anything not an address. */
 export function normalizeEmail(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined
   const email = raw.trim().toLowerCase()
-  return email.length <= 255 && EMAIL.test(email) ? email : undefined
+  return email.length <= 255 && isEmailAddress(email) ? email : undefined
 }
 
 // RefDesk's placeholder addresses (`…@placeholder.refdesk.invalid`, `…@partners.refdesk.invalid`) use the

@@ -19,6 +19,7 @@ import * as m0018 from './0018_notifications_unused_index.js'
 import * as m0019 from './0019_notifications_by_game.js'
 import * as m0020 from './0020_consent.js'
 import * as m0021 from './0021_venues_and_plan_limits.js'
+import * as m0022 from './0022_calendar_backoff.js'
 import * as m0023 from './0023_canonical_time_zones.js'
 import * as m0024 from './0024_turnbacks.js'
 
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0019_notifications_by_game': m0019,
   '0020_consent': m0020,
   '0021_venues_and_plan_limits': m0021,
+  '0022_calendar_backoff': m0022,
   '0023_canonical_time_zones': m0023,
   '0024_turnbacks': m0024,
 }

@@ -5,6 +5,7 @@ import {
   addBusyCalendar,
   addWeekly,
   AVAILABILITY_LIMITS,
+  CALENDAR_BACKOFF,
   getAvailability,
   ownerByEmail,
   refreshDueCalendars,
@@ -236,5 +237,106 @@ describe('availability', () => {
       fetchedAt: '2027-02-01T12:15:00.000Z',
     })
     expect(await count('busy_events')).toBe(2)
+  })
+
+  /** An iCalendar text with these VTIMEZONE definitions and events, each line as given. */
+  const calendarOf = (...components: string[][]) =>
+    ['BEGIN:VCALENDAR', 'VERSION:2.0', ...components.flat(), 'END:VCALENDAR'].join('\r\n')
+  const eventsOf = async (owner: string) =>
+    (
+      await t.deps.db
+        .selectFrom('busy_events')
+        .select('starts_at')
+        .where('email', '=', owner)
+        .orderBy('starts_at')
+        .execute()
+    ).map((e) => e.starts_at)
+  const calendarRow = (id: string) =>
+    t.deps.db.selectFrom('busy_calendars').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+
+  it('keeps each feed’s own definition of a time zone two feeds name alike', async () => {
+    const office = (offset: string) => [
+      'BEGIN:VTIMEZONE',
+      'TZID:Office',
+      'BEGIN:STANDARD',
+      'DTSTART:19700101T000000',
+      `TZOFFSETFROM:${offset}`,
+      `TZOFFSETTO:${offset}`,
+      'END:STANDARD',
+      'END:VTIMEZONE',
+    ]
+    const meeting = ['BEGIN:VEVENT', 'UID:m@test', 'DTSTART;TZID=Office:20270301T100000', 'END:VEVENT']
+    site.answers.set('/east.ics', { ics: calendarOf(office('+0200'), meeting) })
+    site.answers.set('/west.ics', { ics: calendarOf(office('-0500'), meeting) })
+    const other = uniqueEmail('ava')
+    await seedUser(t.deps.db, { email: other })
+    await addBusyCalendar(deps(), { email }, { url: `${site.origin}/east.ics` })
+    await addBusyCalendar(deps(), { email: other }, { url: `${site.origin}/west.ics` })
+    expect(await eventsOf(email)).toEqual(['2027-03-01T08:00:00.000Z'])
+    expect(await eventsOf(other)).toEqual(['2027-03-01T15:00:00.000Z'])
+  })
+
+  it('refuses a malformed date at save; a refresh with one malformed feed still refreshes the others', async () => {
+    const malformed = ics(['DTSTART:2027XX01T100000Z'])
+    site.answers.set('/bad.ics', { ics: malformed })
+    site.answers.set('/impossible.ics', { ics: ics(['DTSTART:20270230T100000Z']) })
+    await expectCode(
+      addBusyCalendar(deps(), { email }, { url: `${site.origin}/bad.ics` }),
+      'calendar_unreadable',
+    )
+    await expectCode(
+      addBusyCalendar(deps(), { email }, { url: `${site.origin}/impossible.ics` }),
+      'calendar_unreadable',
+    )
+    site.answers.set('/a.ics', { ics: ics(['DTSTART:20270301T100000Z']) })
+    site.answers.set('/b.ics', { ics: ics(['DTSTART:20270302T100000Z']) })
+    const a = await addBusyCalendar(deps(), { email }, { url: `${site.origin}/a.ics` })
+    const b = await addBusyCalendar(deps(), { email }, { url: `${site.origin}/b.ics` })
+    site.answers.set('/a.ics', { ics: malformed })
+    site.answers.set('/b.ics', { ics: ics(['DTSTART:20270303T100000Z']) })
+    now += 15 * 60_000
+    await refreshDueCalendars(deps())
+    expect((await calendarRow(a.id)).last_error).toBe('malformed')
+    expect((await calendarRow(b.id)).last_error).toBeNull()
+    // a's events as last read stay; b's are its new ones.
+    expect(await eventsOf(email)).toEqual(['2027-03-01T10:00:00.000Z', '2027-03-03T10:00:00.000Z'])
+  })
+
+  it('backs off a calendar whose reads fail or are slow, doubling the wait per strike, until a good read', async () => {
+    site.answers.set('/cal.ics', { ics: ics(['DTSTART:20270301T100000Z']) })
+    const calendar = await addBusyCalendar(deps(), { email }, { url: `${site.origin}/cal.ics` })
+    const at = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString()
+    const read = async (minutes: number) => {
+      now = NOW + minutes * 60_000
+      await refreshDueCalendars(deps())
+      const row = await calendarRow(calendar.id)
+      return { failed: row.failed_reads, next: row.next_fetch_at, hits: site.hits.get('/cal.ics') }
+    }
+    // A redirect to an address the guard refuses reads like one no route reaches.
+    site.answers.set('/cal.ics', { redirect: 'https://10.1.2.3/cal.ics' })
+    expect(await read(15)).toEqual({ failed: 1, next: at(45), hits: 2 })
+    expect((await calendarRow(calendar.id)).last_error).toBe('unreachable')
+    site.answers.set('/cal.ics', { status: 500 })
+    expect(await read(30)).toEqual({ failed: 1, next: at(45), hits: 2 })
+    expect(await read(45)).toEqual({ failed: 2, next: at(105), hits: 3 })
+    // A good read that took longer than CALENDAR_BACKOFF.slowMs keeps its events and is a strike too.
+    site.answers.set('/cal.ics', { ics: ics(['DTSTART:20270304T100000Z']) })
+    const slow = deps()
+    const slowDeps: Deps = {
+      ...slow,
+      readCalendar: async (url) => {
+        const result = await slow.readCalendar(url)
+        // On PostgreSQL other tests' calendars may be due too: only this one's read is slow.
+        if (url === calendar.url) now += CALENDAR_BACKOFF.slowMs + 1
+        return result
+      },
+    }
+    now = NOW + 105 * 60_000
+    await refreshDueCalendars(slowDeps)
+    expect((await calendarRow(calendar.id)).failed_reads).toBe(3)
+    expect((await calendarRow(calendar.id)).next_fetch_at).toBe(new Date(now + 8 * 15 * 60_000).toISOString())
+    expect(await eventsOf(email)).toEqual(['2027-03-04T10:00:00.000Z'])
+    const slowEnd = (now - NOW) / 60_000
+    expect(await read(slowEnd + 120)).toEqual({ failed: 0, next: at(slowEnd + 135), hits: 5 })
   })
 })

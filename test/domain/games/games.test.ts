@@ -54,6 +54,23 @@ describe('games service', () => {
     return (error as ApiError).message
   }
 
+  it('caps the games of a league, cancelled ones included: a batch past the cap writes nothing', async () => {
+    const { caller, leagueId } = await setup()
+    const deps = { ...t.deps, limits: { ...t.deps.limits, gamesPerLeague: 3 } }
+    const item = (externalId: string) => ({ startsAt, externalId })
+    const { created } = await upsertGames(deps, caller, leagueId, { games: [item('a'), item('b')] })
+    await cancelGame(deps, caller, created[0]!.id)
+    expect(await rejection(upsertGames(deps, caller, leagueId, { games: [item('c'), item('d')] }))).toBe(
+      'games_limit_reached',
+    )
+    expect((await listEvents(t.deps.db, leagueId)).filter((e) => e.event === 'game.created')).toHaveLength(2)
+    // Updating the games it holds is never refused; the last game that fits is created.
+    await upsertGames(deps, caller, leagueId, { games: [item('a'), item('b'), item('c')] })
+    expect(await rejection(upsertGames(deps, caller, leagueId, { games: [item('d')] }))).toBe(
+      'games_limit_reached',
+    )
+  })
+
   it('checks the source, then the league, then the items in order', async () => {
     const { caller, leagueId } = await setup()
     const bad = { startsAt: 'never' }
