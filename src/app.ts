@@ -226,6 +226,7 @@ const NOTIFICATION_PATHS = {
   earnings: () => paths.earnings.href(),
   league: (leagueId: string) => paths.league.href({ leagueId }),
   profile: () => paths.profile.href(),
+  leagues: () => paths.leagues.href(),
   unsubscribe: (token: string) => paths.unsubscribe.href({ token }),
 }
 

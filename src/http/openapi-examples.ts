@@ -73,6 +73,7 @@ const official = {
   source: 'acme',
   createdAt,
   level: 3,
+  confirmed: true,
 }
 const payment = {
   id: ids.paymentId,

@@ -1,7 +1,9 @@
 // A notification as its recipient reads it: subject, text part and HTML part, from the snapshot its change
 // wrote (schemas/notifications.ts) and the recipient's time zone. Templates are Eta's, in templates/; the
 // HTML one escapes every `<%= %>` as the app's pages do, the text one writes plain text and so escapes
-// nothing (it is never read as HTML).
+// nothing (it is never read as HTML). What a partner wrote (sport, place, league, position, names) stands
+// only after a label on a line of its own, flattened to one line, so it can never start a line that reads
+// as RefDesk's own words: headings and leads are RefDesk's alone (DESIGN "Consent").
 import { fileURLToPath } from 'node:url'
 import { Eta } from 'eta'
 import {
@@ -22,6 +24,8 @@ export interface MailLinks {
   readonly action: string
   readonly unsubscribe: string
   readonly preferences: string
+  /** `invited`: the one-press "Not you? Stop all mail". */
+  readonly stopAll?: string
 }
 
 export interface RenderedMail {
@@ -42,6 +46,7 @@ interface Model {
   reason: string
   unsubscribe: string
   preferences: string
+  stopAll: string | null
 }
 
 const formats = new Map<string, { long: Intl.DateTimeFormat; short: Intl.DateTimeFormat }>()
@@ -68,8 +73,11 @@ function dateTime(iso: string, timeZone: string, style: 'long' | 'short'): strin
   return format[style].format(new Date(iso))
 }
 
-/** Subjects are one line whatever a partner put in a game's sport. */
-const oneLine = (value: string): string => value.replace(/[\r\n\t]+/g, ' ').trim()
+/**
+ * Subjects and every labelled value are one line whatever a partner wrote: each line break (CR, LF, the
+ * Unicode separators, vertical tab, form feed, NEL) and tab becomes a space.
+ */
+const oneLine = (value: string): string => value.replace(/[\r\n\t\v\f\u0085\u2028\u2029]+/g, ' ').trim()
 
 const length = (minutes: number): string => `${minutes} minutes`
 
@@ -99,79 +107,104 @@ function modelOf(
   const word = NOTIFICATION_WORD[kind]
   const sport = p.sport || 'Game'
   const when = dateTime(p.startsAt, timeZone, 'long')
-  const what = kindText(kind, p, sport, when)
+  const what = kindText(kind)
   return {
-    subject: oneLine(`${word}: ${sport}, ${dateTime(p.startsAt, timeZone, 'short')}`),
+    subject:
+      kind === 'invited'
+        ? oneLine(`${word}: ${p.leagueName}`)
+        : oneLine(`${word}: ${sport}, ${dateTime(p.startsAt, timeZone, 'short')}`),
     word,
     accent: kind === 'cancelled' || kind === 'unassigned' || kind === 'turnback' ? '#b91c1c' : '#1d4ed8',
     heading: what.heading,
     lead: what.lead,
-    changes: changesOf(p, timeZone),
-    facts: [
-      { label: 'When', value: when },
-      ...(p.durationMinutes !== undefined ? [{ label: 'Length', value: length(p.durationMinutes) }] : []),
-      { label: 'Where', value: p.location || 'Location to be announced' },
-      { label: 'League', value: p.leagueName },
-      { label: 'Position', value: p.label },
-      ...(p.official ? [{ label: 'Official', value: p.official.name || p.official.email }] : []),
-      ...(p.amount ? [{ label: 'Amount', value: money(p.amount.cents, p.amount.currency) }] : []),
-    ],
+    changes: changesOf(p, timeZone).map((c) => ({ ...c, from: oneLine(c.from), to: oneLine(c.to) })),
+    facts: (kind === 'invited' ? inviteFacts(p) : gameFacts(p, sport, when)).map((f) => ({
+      ...f,
+      value: oneLine(f.value),
+    })),
     action: { href: links.action, label: what.action },
-    reason: `${word} emails are on in your RefDesk profile`,
+    reason:
+      kind === 'invited'
+        ? 'a league on RefDesk added this address as an official'
+        : `${word} emails are on in your RefDesk profile`,
     unsubscribe: links.unsubscribe,
     preferences: links.preferences,
+    stopAll: links.stopAll ?? null,
   }
 }
 
-function kindText(
-  kind: NotificationKindName,
-  p: NotificationPayload,
-  sport: string,
-  when: string,
-): { heading: string; lead: string; action: string } {
-  const game = `${sport} in ${p.leagueName}`
+function inviteFacts(p: NotificationPayload): Model['facts'] {
+  return [
+    { label: 'League', value: p.leagueName },
+    { label: 'Added by', value: p.invitedBy ?? 'the league’s organizer' },
+  ]
+}
+
+function gameFacts(p: NotificationPayload, sport: string, when: string): Model['facts'] {
+  return [
+    { label: 'Sport', value: sport },
+    { label: 'When', value: when },
+    ...(p.durationMinutes !== undefined ? [{ label: 'Length', value: length(p.durationMinutes) }] : []),
+    { label: 'Where', value: p.location || 'Location to be announced' },
+    { label: 'League', value: p.leagueName },
+    { label: 'Position', value: p.label },
+    ...(p.official ? [{ label: 'Official', value: p.official.name || p.official.email }] : []),
+    ...(p.amount ? [{ label: 'Amount', value: money(p.amount.cents, p.amount.currency) }] : []),
+  ]
+}
+
+/** RefDesk's own words of each kind: nothing a partner wrote (that stands on the labelled lines). */
+function kindText(kind: NotificationKindName): { heading: string; lead: string; action: string } {
   switch (kind) {
     case 'assigned':
       return {
-        heading: `You are assigned: ${sport}`,
-        lead: `You have been assigned as ${p.label} for ${game} on ${when}.`,
+        heading: 'You are assigned',
+        lead: 'You have been assigned to the game below.',
         action: 'Open your schedule',
       }
     case 'changed':
       return {
-        heading: `Game changed: ${sport}`,
-        lead: `A game you hold in ${p.leagueName} has changed. It is now on ${when}.`,
+        heading: 'Game changed',
+        lead: 'A game you hold has changed. It now stands as below.',
         action: 'Open your schedule',
       }
     case 'cancelled':
       return {
-        heading: `Game cancelled: ${sport}`,
-        lead: `The ${game} on ${when} is cancelled. You do not need to go.`,
+        heading: 'Game cancelled',
+        lead: 'The game below is cancelled. You do not need to go.',
         action: 'Open your schedule',
       }
     case 'unassigned':
       return {
-        heading: `You are off a game: ${sport}`,
-        lead: `You no longer hold ${p.label} for ${game} on ${when}.`,
+        heading: 'You are off a game',
+        lead: 'You no longer hold the position below.',
         action: 'Open your schedule',
       }
     case 'reminder':
       return {
-        heading: `Coming up: ${sport}`,
-        lead: `A reminder: you are ${p.label} for ${game} on ${when}.`,
+        heading: 'Coming up',
+        lead: 'A reminder of the game below, which you hold.',
         action: 'Open your schedule',
       }
     case 'turnback':
       return {
-        heading: `Turned back: ${sport}`,
-        lead: `${p.official?.name || p.official?.email || 'An official'} gave back ${p.label} for ${game} on ${when}. The position is open again.`,
+        heading: 'Turned back',
+        lead: 'An official gave back the position below. It is open again.',
         action: 'Open the league',
       }
     case 'paid':
       return {
-        heading: `You were paid: ${sport}`,
-        lead: `Your payment for ${p.label} at ${game} on ${when} is paid.`,
+        heading: 'You were paid',
+        lead: 'Your payment for the game below is paid.',
         action: 'Open your earnings',
+      }
+    case 'invited':
+      return {
+        heading: 'You were added to a league',
+        lead:
+          'A league below added this address as an official on RefDesk, and mails follow. Join it to let it ' +
+          'see when you are unavailable; until you do it sees only its own games of yours.',
+        action: 'Join',
       }
   }
 }

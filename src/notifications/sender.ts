@@ -28,6 +28,8 @@ interface NotificationPaths {
   earnings(): string
   league(leagueId: string): string
   profile(): string
+  /** The official's Leagues page, where an invitation is joined. */
+  leagues(): string
   unsubscribe(token: string): string
 }
 
@@ -149,9 +151,10 @@ class SendLoop {
     const rows = await leases.leaseDueNotifications(this.db, { ...lease, now: iso(now), limit: this.batch })
     if (rows.length === 0) return 0
     const emails = rows.map((r) => r.email)
-    const [optouts, zones] = await Promise.all([
+    const [optouts, zones, stopped] = await Promise.all([
       store.listOptouts(this.db, emails),
       store.listProfileZones(this.db, emails),
+      store.listMailStops(this.db, emails),
     ])
     const off = new Set(optouts.map((o) => `${o.email}\n${o.kind}`))
     const zoneOf = new Map(zones.map((z) => [z.email, z.time_zone]))
@@ -167,7 +170,8 @@ class SendLoop {
       const payload = game ? { ...written, ...payloadGame(game) } : written
       const startsAt = Date.parse(payload.startsAt)
       const remindAt = reminderAt(payload.startsAt, this.reminderHours)
-      if (off.has(`${row.email}\n${row.kind}`)) settle(row, 'skipped', 'opted_out')
+      if (stopped.has(row.email)) settle(row, 'skipped', 'mail_stopped')
+      else if (off.has(`${row.email}\n${row.kind}`)) settle(row, 'skipped', 'opted_out')
       else if (row.kind === 'reminder' && startsAt <= now) settle(row, 'dropped', 'game_started')
       else if (row.kind === 'reminder' && remindAt > now)
         // Its game moved later since the reminder was written: it waits for the new time.
@@ -193,33 +197,47 @@ class SendLoop {
 
   /** Mails the batch, `concurrency` at a time, each with a fresh unsubscribe token for its kind. */
   private async sendAll(
-    jobs: readonly { row: NotificationRow; payload: NotificationPayload }[],
+    batch: readonly { row: NotificationRow; payload: NotificationPayload }[],
     zoneOf: ReadonlyMap<string, string>,
     lease: { owner: string; until: string },
   ): Promise<NotificationOutcome[]> {
-    if (jobs.length === 0 || !this.transport) return []
+    if (batch.length === 0 || !this.transport) return []
+    const jobs = [
+      ...batch.filter(({ row }) => row.kind === 'invited'),
+      ...batch.filter(({ row }) => row.kind !== 'invited'),
+    ]
     const transport = this.transport
     const at = iso(this.clock.now())
     const tokens = jobs.map(() => randomBytes(32).toString('base64url'))
-    await store.insertUnsubscribeTokens(
-      this.db,
-      jobs.map(({ row }, i) => ({
+    // An Invited mail also carries "Not you? Stop all mail": a token of its own, good for that alone.
+    const stopTokens = jobs.map(({ row }) =>
+      row.kind === 'invited' ? randomBytes(32).toString('base64url') : undefined,
+    )
+    await store.insertUnsubscribeTokens(this.db, [
+      ...jobs.map(({ row }, i) => ({
         token_hash: sha256(tokens[i]!),
         email: row.email,
         kind: row.kind,
         created_at: at,
       })),
-    )
+      ...jobs.flatMap(({ row }, i) => {
+        const stop = stopTokens[i]
+        return stop === undefined
+          ? []
+          : [{ token_hash: sha256(stop), email: row.email, kind: 'all' as const, created_at: at }]
+      }),
+    ])
     const outcomes: NotificationOutcome[] = []
     let next = 0
+    let end = jobs.length
     const worker = async () => {
-      while (next < jobs.length) {
+      while (next < end) {
         const i = next++
         const { row, payload } = jobs[i]!
         const zone = zoneOf.get(row.email) ?? payload.leagueTimeZone
         let mail: ReturnType<SendLoop['render']>
         try {
-          mail = this.render(row, payload, zone, tokens[i]!)
+          mail = this.render(row, payload, zone, tokens[i]!, stopTokens[i])
         } catch (err) {
           // A mail that cannot be rendered never will be: recorded, not retried.
           this.log.error({ err, notificationId: row.id }, 'notification could not be rendered')
@@ -237,7 +255,17 @@ class SendLoop {
         outcomes.push(await this.sendOne(transport, row, mail, lease))
       }
     }
-    await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, jobs.length) }, worker))
+    // Invited mails go out before the others, so an address hears who added it before what follows.
+    const invitesEnd = jobs.findIndex(({ row }) => row.kind !== 'invited')
+    const split = invitesEnd === -1 ? jobs.length : invitesEnd
+    for (const [from, to] of [
+      [0, split],
+      [split, jobs.length],
+    ] as const) {
+      next = from
+      end = to
+      await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, to - from) }, worker))
+    }
     return outcomes
   }
 
@@ -246,6 +274,7 @@ class SendLoop {
     payload: NotificationPayload,
     zone: string,
     token: string,
+    stopToken: string | undefined,
   ): RenderedMail & { unsubscribe: string } {
     const origin = this.settings.publicUrl
     const action =
@@ -253,12 +282,15 @@ class SendLoop {
         ? this.paths.league(row.league_id)
         : row.kind === 'paid'
           ? this.paths.earnings()
-          : this.paths.schedule()
+          : row.kind === 'invited'
+            ? this.paths.leagues()
+            : this.paths.schedule()
     const unsubscribe = origin + this.paths.unsubscribe(token)
     const mail = renderNotification(row.kind as NotificationKindName, payload, zone, {
       action: origin + action,
       unsubscribe,
       preferences: origin + this.paths.profile(),
+      ...(stopToken !== undefined && { stopAll: origin + this.paths.unsubscribe(stopToken) }),
     })
     return { ...mail, unsubscribe }
   }

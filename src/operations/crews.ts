@@ -12,7 +12,7 @@ const addPositionOperation = defineOperation({
   tags,
   summary: 'Add a position to a game’s crew',
   description:
-    'A new open position (`label` default `Official`, `payDollars` default 0, `minLevel` default null) on a game that is neither cancelled nor completed (else 409 game_closed). A claimed game becomes open again. `source` may be omitted or echo your key’s own (else 400 source_mismatch). Emits game.updated with the Game.',
+    'A new open position (`label` default `Official`, `payDollars` default 0, `minLevel` default null) on a game that is neither cancelled nor completed (else 409 game_closed). A crew holds at most 10 positions that are not cancelled, and a game 30 position rows in all (else 409 too_many_positions). A claimed game becomes open again. `source` may be omitted or echo your key’s own (else 400 source_mismatch). Emits game.updated with the Game.',
   responseDescription: 'The game after the change, with each position’s official and payment.',
   params: GameParams,
   body: AddPositionBody,
@@ -30,6 +30,7 @@ const addPositionOperation = defineOperation({
     'source_mismatch',
     'game_not_found',
     'game_closed',
+    'too_many_positions',
   ],
   handle: (deps, { caller, params, body }) => addPosition(deps, caller, params.gameId, body),
 })

@@ -168,7 +168,7 @@ export const GameDetail = z
   .object({ ...gameFields, positions: z.array(PositionDetail) })
   .meta({ id: 'GameDetail' })
 
-const MAX_POSITIONS_PER_GAME = 10
+export const MAX_POSITIONS_PER_GAME = 10
 
 /** One position of a crew: on an imported game's `positions`, or added to a game later. */
 export const PositionInput = z.object({

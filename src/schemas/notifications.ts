@@ -8,6 +8,7 @@ export const NOTIFICATION_KINDS = [
   'reminder',
   'turnback',
   'paid',
+  'invited',
 ] as const
 
 export type NotificationKindName = (typeof NOTIFICATION_KINDS)[number]
@@ -21,6 +22,7 @@ export const NOTIFICATION_WORD: Readonly<Record<NotificationKindName, string>> =
   reminder: 'Reminder',
   turnback: 'Turnback',
   paid: 'Paid',
+  invited: 'Invited',
 }
 
 /** What Profile says each checkbox is for. */
@@ -32,6 +34,7 @@ export const NOTIFICATION_HELP: Readonly<Record<NotificationKindName, string>> =
   reminder: 'a game you hold is coming up',
   turnback: 'an official gives back a game of a league you organize',
   paid: 'you are paid for a game',
+  invited: 'a league adds you before you joined it (sent before its first email to you)',
 }
 
 /** What a `changed` mail says moved: the start, the length, the place. */
@@ -62,4 +65,6 @@ export interface NotificationPayload {
   readonly official?: { readonly name: string; readonly email: string }
   /** `paid`: how much. */
   readonly amount?: { readonly cents: number; readonly currency: string }
+  /** `invited`: who added them (the league's organizer, through which partner). */
+  readonly invitedBy?: string
 }

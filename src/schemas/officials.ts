@@ -25,6 +25,10 @@ export const Official = z
     source: z.string(),
     createdAt: DateTime,
     level: extension(Level, 'The official’s level in this league; null: none (extension).'),
+    confirmed: extension(
+      z.boolean(),
+      'Whether the person joined the league (extension). Until they do, the league sees only its own games of theirs: no availability, home point or games elsewhere.',
+    ),
   })
   .meta({ id: 'Official' })
 

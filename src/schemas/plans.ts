@@ -6,7 +6,7 @@ import { InstantInput } from './games.js'
 /** Why an official cannot take a position: a conflict rule's code, or the plan's own reason. */
 const ReasonCode = z.string().meta({
   description:
-    'A rule that excludes the official: schedule_conflict, official_unavailable, daily_limit_reached, level_too_low; withdrew (they gave this game back: never proposed for it again, though an organizer may still assign them); in a plan also planned_elsewhere (eligible, but every such official fills another position of the plan).',
+    'A rule that excludes the official: schedule_conflict, official_unavailable, daily_limit_reached, level_too_low; withdrew (they gave this game back: never proposed for it again, though an organizer may still assign them); in a plan also planned_elsewhere (eligible, but every such official fills another position of the plan). Towards a partner, what the person’s time outside the league excludes is one `unavailable`. `unconfirmed` alone: the person has not joined the league, so nothing else about them is told; `eligible` then says whether the league’s own games and rules let them take it.',
   example: 'schedule_conflict',
 })
 
@@ -22,7 +22,8 @@ export const Candidate = z
       .int()
       .meta({ description: 'Positions they hold in this league within 7 days either side of the game.' }),
     distanceKm: z.number().nullable().meta({
-      description: 'Great-circle km from their home point to the game; null when either is unknown.',
+      description:
+        'Great-circle km from their home point to the game, to the whole km; null when either is unknown or the person has not joined the league.',
     }),
   })
   .meta({ id: 'Candidate' })

@@ -10,13 +10,15 @@ export interface HeldRow {
   game_id: string
   starts_at: string
   ends_at: string
+  /** When the holder joined the game's league; null: not joined, so it counts inside that league only. */
+  joined_at: string | null
   location: string
   venue: string | null
 }
 
 /**
  * Positions held (claimed or worked) in games that are not cancelled, by any user row of these persons, in
- * any league, whose [start, end) overlaps [from, to).
+ * any league, whose [start, end) overlaps [from, to), each with whether its holder joined that league.
  */
 export async function listHeldByEmails(
   db: Kysely<Db>,
@@ -29,12 +31,18 @@ export async function listHeldByEmails(
     .innerJoin('users', 'users.id', 'claims.user_id')
     .innerJoin('positions', 'positions.id', 'claims.position_id')
     .innerJoin('games', 'games.id', 'positions.game_id')
+    .leftJoin('memberships', (join) =>
+      join
+        .onRef('memberships.league_id', '=', 'games.league_id')
+        .onRef('memberships.user_id', '=', 'claims.user_id'),
+    )
     .select([
       'users.email',
       'games.league_id',
       'games.id as game_id',
       'games.starts_at',
       'games.ends_at',
+      'memberships.confirmed_at as joined_at',
       'games.location',
       'games.venue',
     ])

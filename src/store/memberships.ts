@@ -16,6 +16,7 @@ const officialColumns = [
   'memberships.created_at',
   'memberships.updated_at',
   'memberships.level',
+  'memberships.confirmed_at',
   'users.name',
   'users.email',
   'users.external_id',
@@ -153,4 +154,45 @@ export function upsertMembership(
     )
     .returningAll()
     .executeTakeFirstOrThrow()
+}
+
+/** The person's official memberships of the league (each of their user rows), under a row lock. */
+export async function lockOfficialMembershipsOf(
+  trx: Transaction<Db>,
+  leagueId: string,
+  userIds: readonly string[],
+): Promise<MembershipRow[]> {
+  if (userIds.length === 0) return []
+  const query = trx
+    .selectFrom('memberships')
+    .selectAll()
+    .where('league_id', '=', leagueId)
+    .where('user_id', 'in', userIds)
+    .where('role', '=', 'official')
+    .orderBy('seq')
+  return isPostgres(trx) ? query.forUpdate().execute() : query.execute()
+}
+
+/** Marks the memberships joined, keeping the time of a join already made. */
+export async function confirmMemberships(db: Kysely<Db>, ids: readonly string[], at: string): Promise<void> {
+  if (ids.length === 0) return
+  await db
+    .updateTable('memberships')
+    .set({ confirmed_at: at, updated_at: at })
+    .where('id', 'in', ids)
+    .where('confirmed_at', 'is', null)
+    .execute()
+}
+
+/** Whether any user row carrying the address joined the league. */
+export async function hasJoined(db: Kysely<Db>, leagueId: string, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select('memberships.id')
+    .where('memberships.league_id', '=', leagueId)
+    .where('users.email', '=', email)
+    .where('memberships.confirmed_at', 'is not', null)
+    .executeTakeFirst()
+  return row !== undefined
 }

@@ -29,6 +29,7 @@ const COLUMNS = [
   'last_error',
   'created_at',
   'due_at',
+  'unjoined',
 ] as const
 
 export async function insertNotifications(
@@ -96,6 +97,7 @@ export interface PositionContextRow {
   league_time_zone: string
   currency: string
   organizer_id: string
+  league_source: string
 }
 
 /** What every mail says of its game: written into the payload when queued, read again for a reminder when sent. */
@@ -137,6 +139,7 @@ const POSITION_CONTEXT = [
   'leagues.time_zone as league_time_zone',
   'leagues.currency',
   'leagues.organizer_id',
+  'leagues.source as league_source',
 ] as const
 
 export async function listPositionContext(
@@ -286,7 +289,7 @@ export async function listProfileZones(
 
 export async function insertUnsubscribeTokens(
   db: Kysely<Db>,
-  rows: readonly { token_hash: string; email: string; kind: NotificationKind; created_at: string }[],
+  rows: readonly { token_hash: string; email: string; kind: NotificationKind | 'all'; created_at: string }[],
 ): Promise<void> {
   if (rows.length === 0) return
   await insertRows(db, 'unsubscribe_tokens', ['token_hash', 'email', 'kind', 'created_at'], rows)
@@ -296,7 +299,7 @@ export async function insertUnsubscribeTokens(
 export function findUnsubscribeToken(
   db: Kysely<Db>,
   tokenHash: string,
-): Promise<{ email: string; kind: NotificationKind } | undefined> {
+): Promise<{ email: string; kind: NotificationKind | 'all' } | undefined> {
   return db
     .selectFrom('unsubscribe_tokens')
     .select(['email', 'kind'])
@@ -367,4 +370,74 @@ export async function listTurnbacks(db: Kysely<Db>, positionIds: readonly string
     .orderBy('seq')
     .$narrowType<{ position_id: string }>()
     .execute()
+}
+
+/** Which (address, league) pairs among these are joined: a confirmed membership of a user carrying it. */
+export async function listJoinedPairs(
+  db: Kysely<Db>,
+  emails: readonly string[],
+  leagueIds: readonly string[],
+): Promise<{ email: string; league_id: string }[]> {
+  if (emails.length === 0 || leagueIds.length === 0) return []
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.email', 'memberships.league_id'])
+    .where('users.email', 'in', emails)
+    .where('memberships.league_id', 'in', leagueIds)
+    .where('memberships.confirmed_at', 'is not', null)
+    .execute()
+}
+
+/** Which (address, league) pairs among these already have their `invited` mail. */
+export async function listInvitedPairs(
+  db: Kysely<Db>,
+  emails: readonly string[],
+  leagueIds: readonly string[],
+): Promise<{ email: string; league_id: string }[]> {
+  if (emails.length === 0 || leagueIds.length === 0) return []
+  return db
+    .selectFrom('notifications')
+    .select(['email', 'league_id'])
+    .where('kind', '=', 'invited')
+    .where('email', 'in', emails)
+    .where('league_id', 'in', leagueIds)
+    .execute()
+}
+
+/** How many notifications each address was queued for leagues it had not joined since `since`. */
+export async function countUnjoinedSince(
+  db: Kysely<Db>,
+  emails: readonly string[],
+  since: string,
+): Promise<Map<string, number>> {
+  if (emails.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('notifications')
+    .select(['email', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('email', 'in', emails)
+    .where('unjoined', '=', 1)
+    .where('created_at', '>', since)
+    .groupBy('email')
+    .execute()
+  return new Map(rows.map((r) => [r.email, Number(r.n)]))
+}
+
+/** The addresses among these whose owner stopped all mail. */
+export async function listMailStops(db: Kysely<Db>, emails: readonly string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set()
+  const rows = await db.selectFrom('mail_stops').select('email').where('email', 'in', emails).execute()
+  return new Set(rows.map((r) => r.email))
+}
+
+export async function addMailStop(db: Kysely<Db>, email: string, at: string): Promise<void> {
+  await db
+    .insertInto('mail_stops')
+    .values({ email, created_at: at })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .execute()
+}
+
+export async function removeMailStop(db: Kysely<Db>, email: string): Promise<void> {
+  await db.deleteFrom('mail_stops').where('email', '=', email).execute()
 }

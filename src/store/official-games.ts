@@ -202,6 +202,10 @@ export interface MembershipOfRow {
   league_name: string
   role: MembershipRole
   status: MembershipStatus
+  confirmed_at: string | null
+  /** Who runs the league: its organizer's name (empty when unknown) and the source that made it. */
+  organizer_name: string
+  league_source: string
 }
 
 /** Every membership of the users, by league name. */
@@ -213,11 +217,15 @@ export async function listMembershipsOf(
   return db
     .selectFrom('memberships')
     .innerJoin('leagues', 'leagues.id', 'memberships.league_id')
+    .innerJoin('users as organizers', 'organizers.id', 'leagues.organizer_id')
     .select([
       'leagues.id as league_id',
       'leagues.name as league_name',
       'memberships.role',
       'memberships.status',
+      'memberships.confirmed_at',
+      'organizers.name as organizer_name',
+      'leagues.source as league_source',
     ])
     .where('memberships.user_id', 'in', userIds)
     .orderBy('leagues.name')

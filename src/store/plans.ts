@@ -70,6 +70,8 @@ export interface PoolOfficialRow {
   level: number | null
   home_latitude: number | null
   home_longitude: number | null
+  /** When they joined the league; null: unconfirmed (DESIGN "Consent"). */
+  confirmed_at: string | null
 }
 
 /** The league's approved officials, oldest membership first, with their level and their person's home point. */
@@ -85,6 +87,7 @@ export function listPool(db: Kysely<Db>, leagueId: string): Promise<PoolOfficial
       'memberships.level',
       'profiles.home_latitude',
       'profiles.home_longitude',
+      'memberships.confirmed_at',
     ])
     .where('memberships.league_id', '=', leagueId)
     .where(approvedOfficial)

@@ -80,6 +80,8 @@ interface MembershipsTable {
   updated_at: Time
   /** 1–5, or null: no level (migration 0008). */
   level: Generated<number | null>
+  /** When the person joined the league; null: unconfirmed (migration 0020, DESIGN "Consent"). */
+  confirmed_at: Generated<Time | null>
 }
 
 interface GamesTable {
@@ -309,6 +311,8 @@ interface NotificationsTable {
   sent_at: Time | null
   lease_owner: string | null
   lease_until: Time | null
+  /** 1: sent for a league the address had not joined (the daily bound counts these; migration 0020). */
+  unjoined: Generated<number>
 }
 
 interface NotificationOptoutsTable {
@@ -322,7 +326,14 @@ interface UnsubscribeTokensTable {
   seq: Generated<number>
   token_hash: string
   email: string
-  kind: NotificationKind
+  /** `all`: the Invited mail's "Stop all mail" (migration 0020). */
+  kind: NotificationKind | 'all'
+  created_at: Time
+}
+
+/** Addresses that get no mail until their owner signs in (migration 0020). */
+interface MailStopsTable {
+  email: string
   created_at: Time
 }
 
@@ -409,6 +420,7 @@ export interface Db {
   notifications: NotificationsTable
   notification_optouts: NotificationOptoutsTable
   unsubscribe_tokens: UnsubscribeTokensTable
+  mail_stops: MailStopsTable
   blackouts: BlackoutsTable
   weekly_unavailability: WeeklyUnavailabilityTable
   busy_calendars: BusyCalendarsTable

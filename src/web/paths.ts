@@ -53,6 +53,8 @@ export const paths = {
   withdraw: appPath('/withdraw'),
   earnings: appPath('/earnings'),
   leagues: appPath('/leagues'),
+  joinLeague: appPath('/leagues/:leagueId/join'),
+  leaveLeague: appPath('/leagues/:leagueId/leave'),
   profile: appPath('/profile'),
   emailSettings: appPath('/profile/email'),
   homePoint: appPath('/profile/home'),

@@ -82,13 +82,18 @@ export interface Views {
     preferences: readonly { kind: NotificationKindName; enabled: boolean }[]
     words: Readonly<Record<NotificationKindName, string>>
     help: Readonly<Record<NotificationKindName, string>>
+    /** The leagues the person joined: the only ones that see their home point and availability. */
+    joinedLeagues: readonly string[]
   }
-  unsubscribe: { token: string; email: string; word: string; done: boolean }
+  /** `all`: the Invited mail's "Not you? Stop all mail" (every mail, until the owner signs in). */
+  unsubscribe: { token: string; email: string; word: string; all: boolean; done: boolean }
   availability: {
     blackouts: readonly { id: string; label: string }[]
     weekly: readonly { id: string; label: string }[]
     calendars: readonly { id: string; url: string; status: string }[]
     days: readonly { value: number; name: string }[]
+    /** The leagues the person joined: the only ones that see any of this. */
+    joinedLeagues: readonly string[]
   }
   calendar: { feed?: { createdAt: string } | undefined; feedUrl?: string }
   organize: { leagues: readonly LeagueOverview[] }

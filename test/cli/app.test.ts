@@ -113,6 +113,27 @@ describe('refdesk app', () => {
     ])
   })
 
+  it('join: each --email joins the league, printed as Officials confirmed, status unchanged', async () => {
+    const db = (await t.runtime()).deps.db
+    const leagueId = await seedLeague(db)
+    const ann = await seedUser(db, { email: 'ann-join@example.test' })
+    const bo = await seedUser(db, { email: 'bo-join@example.test' })
+    await seedMembership(db, leagueId, ann, { status: 'pending' })
+    await seedMembership(db, leagueId, bo)
+    const joined = await json(
+      'join',
+      leagueId,
+      '--email',
+      'ann-join@example.test',
+      '--email',
+      'bo-join@example.test',
+    )
+    expect(joined).toMatchObject([
+      { userId: ann, leagueId, status: 'pending', confirmed: true },
+      { userId: bo, leagueId, status: 'approved', confirmed: true },
+    ])
+  })
+
   it('a forbidden action prints {"error":"<code>"} on stderr and exits 1', async () => {
     const { gameId, positionIds } = await claimedGame('offline')
     const refuses = async (args: string[], code: string) =>

@@ -3,7 +3,9 @@
 // with defaults a test overrides only where it matters.
 import type { Kysely } from 'kysely'
 import { isoNow, newId, systemClock } from '../../src/clock.js'
+import type { Deps } from '../../src/domain/core/deps.js'
 import { rollupStatus } from '../../src/domain/games/game-status.js'
+import { joinersByEmail, joinLeague } from '../../src/domain/leagues/consent.js'
 import type {
   Db,
   GameStatus,
@@ -68,12 +70,12 @@ export async function seedLeague(
   return id
 }
 
-/** Default: an approved official. */
+/** Default: an approved official who has not joined the league (DESIGN "Consent"). */
 export async function seedMembership(
   db: Kysely<Db>,
   leagueId: string,
   userId: string,
-  overrides: { role?: MembershipRole; status?: MembershipStatus } = {},
+  overrides: { role?: MembershipRole; status?: MembershipStatus; joined?: boolean } = {},
 ): Promise<void> {
   const at = isoNow(systemClock)
   await db
@@ -84,6 +86,7 @@ export async function seedMembership(
       user_id: userId,
       role: overrides.role ?? 'official',
       status: overrides.status ?? 'approved',
+      confirmed_at: overrides.joined === true || overrides.role === 'organizer' ? at : null,
       created_at: at,
       updated_at: at,
     })
@@ -268,3 +271,8 @@ export async function eventsOf(db: Kysely<Db>, leagueId: string): Promise<{ even
 
 /** An address no other test uses: a PostgreSQL run shares one database among a file's tests. */
 export const uniqueEmail = (name: string): string => `${name}-${newId().slice(0, 8)}@example.com`
+
+/** The persons with these addresses join the league (DESIGN "Consent"), as `refdesk app join` does. */
+export async function joinLeagueAs(deps: Deps, leagueId: string, ...emails: string[]): Promise<void> {
+  await joinLeague(deps, await joinersByEmail(deps, emails), leagueId)
+}

@@ -7,7 +7,7 @@ import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
 import { ApiError } from '../../src/domain/core/errors.js'
 import * as users from '../../src/store/users.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
-import { eventsOf, uniqueEmail } from '../helpers/fixtures.js'
+import { eventsOf, joinLeagueAs, uniqueEmail } from '../helpers/fixtures.js'
 
 const SIX = '2030-05-01T18:00:00.000Z'
 
@@ -45,6 +45,9 @@ describe('conflict rules', () => {
     expect((await assign(a, held.id, await official(a, elsewhere, email))).status).toBe(200)
 
     const inStrict = await official(b, strict, email)
+    // The person joined both leagues: only then does one league's game count in the other (DESIGN "Consent").
+    await joinLeagueAs(t.deps, elsewhere, email)
+    await joinLeagueAs(t.deps, strict, email)
     const clash = await game(b, strict, '2030-05-01T19:00:00.000Z')
     const refused = await assign(b, clash.id, inStrict)
     expect(refused).toMatchObject({ status: 409, body: { error: 'schedule_conflict' } })
@@ -115,6 +118,7 @@ describe('conflict rules', () => {
       timeZone: 'America/New_York',
     })
     const userId = await official(p, leagueId, email)
+    await joinLeagueAs(t.deps, leagueId, email)
     await addBlackout(t.deps, { email }, { from: '2030-05-03T00:00:00.000Z', to: '2030-05-04T00:00:00.000Z' })
     const blocked = await game(p, leagueId, '2030-05-03T12:00:00.000Z')
     expect((await assign(p, blocked.id, userId)).body).toEqual({ error: 'official_unavailable' })
@@ -174,6 +178,8 @@ describe('GET /leagues/{leagueId}/officials/{userId}/availability', () => {
     const mine = (await b.post('/leagues', { name: 'B' })).body.data.id
     const inA = (await a.post(`/leagues/${theirs}/officials`, { externalId: 'f', email })).body.data.userId
     const inB = (await b.post(`/leagues/${mine}/officials`, { externalId: 'f', email })).body.data.userId
+    await joinLeagueAs(t.deps, theirs, email)
+    await joinLeagueAs(t.deps, mine, email)
     const held = (
       await a.post(`/leagues/${theirs}/games`, {
         games: [{ startsAt: '2030-05-01T18:00:00.000Z', location: 'Hidden Field' }],

@@ -1,7 +1,7 @@
 // Crews: positions on import, POST/DELETE /games/{gameId}/positions, and the level rule on assign.
 import { describe, expect, it } from 'vitest'
 import { useTestApp, type Partner } from '../helpers/app.js'
-import { eventsOf } from '../helpers/fixtures.js'
+import { eventsOf, seedPosition } from '../helpers/fixtures.js'
 
 const START = '2030-05-01T18:00:00.000Z'
 
@@ -146,6 +146,32 @@ describe('crews', () => {
       })
       await t.deps.db.updateTable('games').set({ status: 'completed' }).where('id', '=', game.id).execute()
       expect((await p.post(`/games/${game.id}/positions`, {})).body).toEqual({ error: 'game_closed' })
+    })
+
+    it('refuses an eleventh position with 409 too_many_positions, nothing written; cancelled rows are bounded too', async () => {
+      const p = await t.partner()
+      const { leagueId, game } = await leagueWithGame(p, {
+        positions: Array.from({ length: 10 }, () => ({})),
+      })
+      const before = (await eventsOf(t.deps.db, leagueId)).length
+      expect(await p.post(`/games/${game.id}/positions`, {})).toMatchObject({
+        status: 409,
+        body: { error: 'too_many_positions' },
+      })
+      expect((await p.get(`/games/${game.id}`)).body.data.positions).toHaveLength(10)
+      expect(await eventsOf(t.deps.db, leagueId)).toHaveLength(before)
+      // A removed position frees its place in the crew.
+      expect((await p.delete(`/games/${game.id}/positions/${game.positions[0].id}`)).status).toBe(200)
+      expect((await p.post(`/games/${game.id}/positions`, {})).status).toBe(201)
+      // Removing and adding again stops at 30 rows in all.
+      const rows = await t.deps.db
+        .selectFrom('positions')
+        .select('id')
+        .where('game_id', '=', game.id)
+        .execute()
+      for (let i = rows.length; i < 30; i++) await seedPosition(t.deps.db, game.id, { status: 'cancelled' })
+      expect((await p.delete(`/games/${game.id}/positions/${game.positions[1].id}`)).status).toBe(200)
+      expect((await p.post(`/games/${game.id}/positions`, {})).body).toEqual({ error: 'too_many_positions' })
     })
 
     it.each([

@@ -31,6 +31,8 @@ describe('officials', () => {
       source: p.source,
       createdAt: expect.stringMatching(ISO),
       level: null,
+      // Unconfirmed until the person joins the league (DESIGN "Consent").
+      confirmed: false,
     })
     expect(await events(leagueId)).toEqual([{ event: 'official.joined', data: { leagueId, official } }])
   })

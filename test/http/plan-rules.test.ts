@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { addBlackout } from '../../src/domain/availability/availability.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
-import { uniqueEmail } from '../helpers/fixtures.js'
+import { joinLeagueAs, uniqueEmail } from '../helpers/fixtures.js'
 
 const WINDOW = { from: '2030-05-01T00:00:00.000Z', to: '2030-05-03T00:00:00.000Z' }
 
@@ -16,6 +16,7 @@ describe('the assignor keeps the conflict rules with the league’s settings', (
     const body = { externalId: name, name, email, ...(level !== undefined && { level }) }
     const res = await p.post(`/leagues/${leagueId}/officials`, body)
     expect(res.status).toBe(201)
+    await joinLeagueAs(t.deps, leagueId, email)
     return { userId: res.body.data.userId as string, email: res.body.data.email as string }
   }
 
@@ -77,12 +78,14 @@ describe('the assignor keeps the conflict rules with the league’s settings', (
       ],
     ])
     const candidates = await p.get(`/games/${blacked!.id}/candidates`)
+    // Towards a partner the person's time outside the league is one `unavailable`: a blackout and a game
+    // elsewhere read alike (DESIGN "Consent").
     expect(candidates.body.data.find((c: { userId: string }) => c.userId === bob.userId).reasons).toEqual([
-      'official_unavailable',
+      'unavailable',
     ])
     const late2 = await p.get(`/games/${late!.id}/candidates`)
     const annThere = late2.body.data.find((c: { userId: string }) => c.userId === ann.userId)
-    expect(annThere.reasons).toEqual(['schedule_conflict'])
+    expect(annThere.reasons).toEqual(['unavailable'])
     expect(JSON.stringify(late2.body)).not.toContain(held!.id)
     const outcome = (await p.post(`/assignment-plans/${plan.id}/publish`)).body.data
     expect(outcome.skipped).toEqual([])

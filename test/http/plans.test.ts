@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { setHomePoint } from '../../src/domain/people/profiles.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
-import { eventsOf, seedClaim, seedGame, uniqueEmail } from '../helpers/fixtures.js'
+import { eventsOf, joinLeagueAs, seedClaim, seedGame, uniqueEmail } from '../helpers/fixtures.js'
 
 const WINDOW = { from: '2030-05-01T00:00:00.000Z', to: '2030-05-03T00:00:00.000Z' }
 const at = (hour: number, day = 1) => `2030-05-0${day}T${String(hour).padStart(2, '0')}:00:00.000Z`
@@ -14,6 +14,8 @@ describe('the assignor over REST', () => {
     const email = uniqueEmail(name)
     const res = await p.post(`/leagues/${leagueId}/officials`, { externalId: name, name, email })
     expect(res.status).toBe(201)
+    // Joined, so the league weighs their home point and games (DESIGN "Consent").
+    await joinLeagueAs(t.deps, leagueId, email)
     return { userId: res.body.data.userId as string, name, email: res.body.data.email as string }
   }
 
@@ -57,9 +59,9 @@ describe('the assignor over REST', () => {
           eligible: true,
           reasons: [],
           gamesInWindow: 0,
-          distanceKm: 2.2,
+          distanceKm: 2,
         },
-        // Unknown distance weighs 25 km, Munich 504.3 km.
+        // Unknown distance weighs 25 km, Munich 504 km (whole km: no trilateration of a home).
         {
           userId: unknown.userId,
           name: 'Unknown',
@@ -76,7 +78,7 @@ describe('the assignor over REST', () => {
           eligible: true,
           reasons: [],
           gamesInWindow: 0,
-          distanceKm: 504.3,
+          distanceKm: 504,
         },
         {
           userId: busy.userId,

@@ -187,7 +187,11 @@ describe('notification kinds', () => {
       organizer,
       'Turnback: soccer, Wed, May 1, 6:00 PM UTC',
     ])
-    expect(turnback!.text).toContain('Ann gave back Official')
+    // Who and what stand on labelled lines; RefDesk's own sentence names no partner text.
+    expect(turnback!.text).toContain('An official gave back the position below.')
+    expect(turnback!.text!.split('\n')).toEqual(
+      expect.arrayContaining(['Official: Ann', 'Position: Official']),
+    )
     expect(turnback!.text).toMatch(/https:\/\/refdesk\.example\.test\/app\/organize\/leagues\/\w+/)
   })
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { claimPosition } from '../../src/domain/assignments/assignments.js'
 import { useTestApp, type Partner } from '../helpers/app.js'
-import { seedGame, uniqueEmail } from '../helpers/fixtures.js'
+import { joinLeagueAs, seedGame, uniqueEmail } from '../helpers/fixtures.js'
 import { useMail } from './mail.js'
 
 describe('notification outbox', () => {
@@ -13,6 +13,8 @@ describe('notification outbox', () => {
   async function setup(p: Partner, email = 'ann@example.com') {
     const leagueId = (await p.post('/leagues', { name: 'Valley League' })).body.data.id as string
     const res = await p.post(`/leagues/${leagueId}/officials`, { externalId: 'ann', name: 'Ann', email })
+    // Joined, so mail goes as "Notifications" says, with no Invited first (DESIGN "Consent").
+    await joinLeagueAs(t.deps, leagueId, email)
     const game = await seedGame(t.deps.db, leagueId)
     return { leagueId, userId: res.body.data.userId as string, game }
   }

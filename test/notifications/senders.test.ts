@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { openRuntime, type Runtime } from '../../src/app.js'
 import { notifyCancelled } from '../../src/domain/notifications/notifications.js'
 import { isPostgres, testDatabaseUrl, useTestApp } from '../helpers/app.js'
-import { seedGame } from '../helpers/fixtures.js'
+import { joinLeagueAs, seedGame } from '../helpers/fixtures.js'
 import { useMail } from './mail.js'
 
 const GAMES = 120
@@ -27,6 +27,8 @@ describe('notification senders at once', () => {
       email: 'ann@example.com',
     })
     const userId = official.body.data.userId as string
+    // Joined: 120 mails to one address for a league not joined would stop at the daily bound.
+    await joinLeagueAs(t.deps, leagueId, 'ann@example.com')
     const gameIds: string[] = []
     for (let i = 0; i < GAMES; i++)
       gameIds.push((await seedGame(t.deps.db, leagueId, { positions: [{ officialId: userId }] })).id)

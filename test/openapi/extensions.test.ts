@@ -21,6 +21,7 @@ const EXTENSION_FIELDS = [
   'Position.minLevel',
   'PositionDetail.minLevel',
   'Official.level',
+  'Official.confirmed',
   'WebhookEndpoint.disabled',
   'WebhookEndpoint.disabledAt',
   'CreatedWebhookEndpoint.disabled',

@@ -61,5 +61,6 @@ function official(leagueId: string) {
     source: 's',
     createdAt: isoNow(systemClock),
     level: null,
+    confirmed: false,
   }
 }

@@ -8,7 +8,7 @@ import { addBlackout, addBusyCalendar } from '../../src/domain/availability/avai
 import { parseAllowPrivate } from '../../src/net/address-guard.js'
 import { guardedGetter } from '../../src/net/guarded-get.js'
 import { clientFor, uniqueSource } from '../helpers/app.js'
-import { uniqueEmail } from '../helpers/fixtures.js'
+import { joinLeagueAs, uniqueEmail } from '../helpers/fixtures.js'
 import { ics, startIcsServer, TEST_CA, type IcsServer } from '../helpers/ics-server.js'
 import { useWebApp } from './browser-like.js'
 
@@ -35,6 +35,9 @@ describe('an official in two partners’ leagues', () => {
     const leagueB = (await b.post('/leagues', { name: 'City Hoops', conflictPolicy: 'refuse' })).body.data.id
     const inA = (await a.post(`/leagues/${leagueA}/officials`, { externalId: 'jo', email })).body.data.userId
     const inB = (await b.post(`/leagues/${leagueB}/officials`, { externalId: 'jo', email })).body.data.userId
+    // Jo joined both leagues: only then does one league see Jo's time and games elsewhere (DESIGN "Consent").
+    await joinLeagueAs(t.runtime.deps, leagueA, email)
+    await joinLeagueAs(t.runtime.deps, leagueB, email)
     const game = async (p: typeof a, leagueId: string, startsAt: string, location: string) =>
       (await p.post(`/leagues/${leagueId}/games`, { games: [{ startsAt, location }] })).body.data.created[0]
     const held = await game(a, leagueA, '2030-01-05T18:00:00.000Z', 'Valley Park')

@@ -11,9 +11,18 @@ describe('email settings on Profile', () => {
     await seedUser(t.runtime.deps.db, { email })
     const visitor = await t.signIn(email)
     const page = await visitor.get('/app/profile')
-    for (const word of ['Assigned', 'Changed', 'Cancelled', 'Unassigned', 'Reminder', 'Turnback', 'Paid'])
-      expect(page.body).toContain(`${word} <span class="hint">`)
-    expect(page.body.match(/name="kind" value="\w+" checked/g)).toHaveLength(7)
+    const words = [
+      'Assigned',
+      'Changed',
+      'Cancelled',
+      'Unassigned',
+      'Reminder',
+      'Turnback',
+      'Paid',
+      'Invited',
+    ]
+    for (const word of words) expect(page.body).toContain(`${word} <span class="hint">`)
+    expect(page.body.match(/name="kind" value="\w+" checked/g)).toHaveLength(8)
     const saved = await visitor.post('/app/profile/email', { kind: 'paid' })
     expect(saved.location).toBe('/app/profile?notice=saved')
     const after = await visitor.get('/app/profile')
@@ -28,6 +37,7 @@ describe('email settings on Profile', () => {
       'assigned',
       'cancelled',
       'changed',
+      'invited',
       'reminder',
       'turnback',
       'unassigned',

@@ -247,6 +247,47 @@ describe("the official's pages", () => {
     expect(page).toMatch(/Metro Youth<\/h2>\s*<p class="status ok">Approved official/)
   })
 
+  it('leagues: Join an invitation, then Leave the league joined (its claimed games reopen)', async () => {
+    const { db, metro, game, email } = await world()
+    const visitor = await t.signIn(email)
+    const page = (await visitor.get('/app/leagues')).body
+    expect(page).toMatch(/Invitation from .*\. Until you join, this league sees only its own games/)
+    expect(page).toContain('aria-label="Join Metro Youth">Join</button>')
+    const joined = await visitor.post(`/app/leagues/${metro}/join`)
+    expect(joined.location).toBe('/app/leagues?notice=joined')
+    const after = (await visitor.get(joined.location!)).body
+    expect(after).toContain('You joined: this league sees when you are unavailable')
+    expect(after).toContain('aria-label="Leave Metro Youth">Leave</button>')
+    await visitor.get('/app/open')
+    await visitor.post('/app/claim', claimForm(game))
+    const left = await visitor.post(`/app/leagues/${metro}/leave`)
+    expect(left.location).toBe('/app/leagues?notice=left')
+    expect((await visitor.get(left.location!)).body).toContain('You are in no league yet.')
+    const events = await eventsOf(db, metro)
+    expect(events.map((e) => e.event)).toEqual(['position.claimed', 'official.removed'])
+    expect(events[1]!.data.reopenedPositionIds).toEqual(game.positionIds)
+    // A league they are not in, or one left, has nothing to join or leave.
+    expect((await visitor.post(`/app/leagues/${metro}/leave`)).location).toBe('/app/leagues?notice=gone')
+  })
+
+  it('profile and availability say exactly which leagues see the home point and availability', async () => {
+    const { db, metro, sam, email } = await world()
+    const north = await seedLeague(db, { name: 'North Invite' })
+    await seedMembership(db, north, sam)
+    const visitor = await t.signIn(email)
+    const seenBy = async (page: string, id: string) =>
+      new RegExp(`id="${id}">([^<]*)`).exec((await visitor.get(page)).body)![1]!
+    expect(await seenBy('/app/profile', 'home-seen-by')).toMatch(/^No league sees it: you have joined none\./)
+    await visitor.get('/app/leagues')
+    await visitor.post(`/app/leagues/${metro}/join`)
+    const home = await seenBy('/app/profile', 'home-seen-by')
+    expect(home).toContain('Seen only by the leagues you joined (Metro Youth)')
+    expect(home).not.toContain('North Invite')
+    expect(await seenBy('/app/availability', 'availability-seen-by')).toContain(
+      'Seen only by the leagues you joined (Metro Youth)',
+    )
+  })
+
   it('calendar: the address is shown once; the feed lists held games; a new address revokes the old', async () => {
     const { game, email } = await world()
     const visitor = await t.signIn(email)

@@ -20,7 +20,8 @@ describe('Open games', () => {
     const samElsewhere = await seedUser(db, { email })
     await seedMembership(db, metro, sam)
     await seedMembership(db, north, sam)
-    await seedMembership(db, elsewhere, samElsewhere)
+    // Sam joined that league: a game there makes Sam busy in the others (DESIGN "Consent").
+    await seedMembership(db, elsewhere, samElsewhere, { joined: true })
     const at = (h: number) => hoursAfter(t.now, h)
     // Held in another partner's league; the game of North at the same time clashes with it.
     await seedGame(db, elsewhere, { startsAt: at(26), positions: [{ officialId: samElsewhere }] })

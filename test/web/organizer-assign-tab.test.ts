@@ -24,8 +24,9 @@ describe("the organizer's Assign tab", () => {
     const other = await seedLeague(db, { organizerId: await seedUser(db, { email: ritaEmail }) })
     const sam = await seedUser(db, { email: uniqueEmail('sam'), name: 'Sam Reed' })
     const ann = await seedUser(db, { email: uniqueEmail('ann'), name: 'Ann Lee' })
-    await seedMembership(db, metro, sam)
-    await seedMembership(db, metro, ann)
+    // Both joined Metro, so its Assign tab weighs every rule (DESIGN "Consent").
+    await seedMembership(db, metro, sam, { joined: true })
+    await seedMembership(db, metro, ann, { joined: true })
     await db.updateTable('memberships').set({ level: 3 }).where('user_id', '=', sam).execute()
     const game = await seedGame(db, metro, {
       startsAt: hoursAfter(t.now, 24),

@@ -2,7 +2,15 @@
 // level_too_low), Unassign, Edit, Cancel game, Add and Remove position. Each writes the REST operation's
 // event; another league's game answers Not found and changes nothing; a form without its token is refused.
 import { describe, expect, it } from 'vitest'
-import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
+import {
+  eventsOf,
+  seedGame,
+  seedLeague,
+  seedMembership,
+  seedPosition,
+  seedUser,
+  uniqueEmail,
+} from '../helpers/fixtures.js'
 import { useWebApp } from './browser-like.js'
 
 describe("the organizer's game page", () => {
@@ -164,6 +172,20 @@ describe("the organizer's game page", () => {
       location: 'Field 9',
     })
     expect(impossible.location).toBe(`/app/organize/games/${game.id}?notice=invalid_start`)
+  })
+
+  it('refuses an eleventh position with a sentence saying why', async () => {
+    const { db, olgaEmail, game } = await world()
+    for (let n = game.positionIds.length; n < 10; n++) await seedPosition(db, game.id)
+    const olga = await t.signIn(olgaEmail)
+    await olga.get(`/app/organize/games/${game.id}`)
+    const eleventh = await olga.post(`/app/organize/games/${game.id}/positions`, {
+      label: 'X',
+      pay: '',
+      minLevel: '',
+    })
+    expect(eleventh.location).toBe(`/app/organize/games/${game.id}?notice=too_many_positions`)
+    expect((await olga.get(eleventh.location!)).body).toContain('Not added: a game has at most 10 positions.')
   })
 
   it('adds and removes positions (game.updated), keeps the last one, and cancels behind a confirmation', async () => {

@@ -10,6 +10,7 @@ import {
   simulatedProcessor,
   type SimulatedOutcome,
 } from '../../domain/core/payment-processor.js'
+import { joinersByEmail, joinLeague } from '../../domain/leagues/consent.js'
 import { approveOfficial, denyOfficial } from '../../domain/leagues/officials.js'
 import { chargePayment, completeGame, markNoShow, markPaid } from '../../domain/payments/payments.js'
 import type { Deps } from '../../domain/core/deps.js'
@@ -28,7 +29,7 @@ function act(flags: DatabaseFlags, action: (deps: Deps) => Promise<unknown>, run
 export function appCommand(): Command {
   const app = new Command('app')
     .summary(
-      'in-app actions: claim, withdraw, assign, complete, no-show, pay, charge, approve, deny, sign-in-link, blackout, availability',
+      'in-app actions: claim, withdraw, assign, complete, no-show, pay, charge, approve, deny, join, sign-in-link, blackout, availability',
     )
     .description(
       'Perform the actions of organizers and officials that the partner API does not expose. Each prints ' +
@@ -40,6 +41,7 @@ export function appCommand(): Command {
   addAssignorActions(app)
   addSignInLink(app)
   addAvailability(app)
+  addJoin(app)
   return app
 }
 
@@ -302,5 +304,30 @@ function addAvailability(app: Command): void {
     .addOption(databaseOption())
     .action((flags: DatabaseFlags & { email: string }) =>
       act(flags, async (deps) => getAvailability(deps, await ownerByEmail(deps, flags.email))),
+    )
+}
+
+/** A person joins a league (DESIGN "Consent"): what Join on their Leagues page does, for operators and tests. */
+function addJoin(app: Command): void {
+  app
+    .command('join')
+    .summary('persons join a league they were added to: their memberships become confirmed (no event)')
+    .description(
+      'Each person with an --email address joins the league: their official memberships of it become ' +
+        'confirmed, so the league sees their availability, home point and games in other leagues they ' +
+        'joined. The membership status is unchanged. Prints the memberships as Officials (JSON). A person ' +
+        'with no membership there prints {"error":"league_not_found"}, an unknown address ' +
+        '{"error":"account_not_found"}; then nobody joins.',
+    )
+    .argument('<leagueId>', 'the league')
+    .requiredOption(
+      '--email <email>',
+      'a person’s email address (repeat for several)',
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    )
+    .addOption(databaseOption())
+    .action((leagueId: string, flags: DatabaseFlags & { email: string[] }) =>
+      act(flags, async (deps) => joinLeague(deps, await joinersByEmail(deps, flags.email), leagueId)),
     )
 }

@@ -217,8 +217,13 @@ export async function claimFor(
   at: string,
 ): Promise<GameDetail> {
   const { leagueId, user } = claim
-  const membership = await memberships.lockMembership(trx, leagueId, user.id, 'share')
+  // The official's own claim is their consent to the league (DESIGN "Consent"): judged, and kept, as
+  // joined. It writes the membership, so it locks it for update (two claims of theirs queue here).
+  const ownClaim = claim.by === 'official'
+  const membership = await memberships.lockMembership(trx, leagueId, user.id, ownClaim ? 'update' : 'share')
   if (membership?.role !== 'official' || membership.status !== 'approved') fail('not_a_league_official')
+  if (ownClaim && membership.confirmed_at === null)
+    await memberships.confirmMemberships(trx, [membership.id], at)
   // The position is picked as soon as the crew is locked: a claim that cannot win stops after one more
   // read (its game's status), so the losers of a storm on one position hold the game's lock briefly.
   const gamePositions = await positions.lockPositions(trx, [claim.gameId])

@@ -28,6 +28,7 @@ import { busySpans, type FeedRead } from './ics.js'
 import { parseWith } from '../core/parse.js'
 import { DEFAULT_TIME_ZONE } from '../people/profiles.js'
 import { merge, unavailableByPerson, type Span } from './unavailability.js'
+import { visibleHolds } from './conflicts.js'
 import { normalizeEmail } from '../people/sign-in-links.js'
 
 /** Whose availability: a person signed in, or the one the console names by address. */
@@ -161,7 +162,8 @@ export async function removeAvailability(
 /**
  * What a partner reads of an official of its league (`GET /leagues/{leagueId}/officials/{userId}/availability`):
  * the person's busy intervals overlapping [from, to), merged from every source, the positions they hold in
- * any league and partner's games included, with nothing of why.
+ * leagues they joined included, with nothing of why. Towards a league the person has not joined, only the
+ * positions they hold in it (DESIGN "Consent").
  */
 export async function readOfficialAvailability(
   deps: Deps,
@@ -176,13 +178,14 @@ export async function readOfficialAvailability(
   const { from, to } = query
   if (to <= from || Date.parse(to) - Date.parse(from) > MAX_AVAILABILITY_DAYS * DAY_MS) fail('invalid_to')
   const range = { startsAt: from, endsAt: to }
+  const joined = await memberships.hasJoined(deps.db, league.id, official.email)
   const [unavailable, games] = await Promise.all([
-    unavailableByPerson(deps.db, [official.email], range),
+    joined ? unavailableByPerson(deps.db, [official.email], range) : new Map<string, Span[]>(),
     held.listHeldByEmails(deps.db, [official.email], { from, to }),
   ])
   return merge([
     ...(unavailable.get(official.email) ?? []),
-    ...games.map((g) => ({ startsAt: g.starts_at, endsAt: g.ends_at })),
+    ...visibleHolds(games, league.id, joined).map((g) => ({ startsAt: g.starts_at, endsAt: g.ends_at })),
   ])
 }
 

@@ -180,7 +180,22 @@ function timeRulesApply(taking: Taking): boolean {
   return taking.force !== true
 }
 
-/** The first rule that refuses this taking, or null when the person may take the position. */
+/**
+ * What of a person's holds a league may weigh (DESIGN "Consent"): its own games always; games of other
+ * leagues only when the person joined this league and the one the game is in.
+ */
+export function visibleHolds<T extends held.HeldRow>(
+  rows: readonly T[],
+  leagueId: string,
+  joined: boolean,
+): T[] {
+  return rows.filter((r) => r.league_id === leagueId || (joined && r.joined_at !== null))
+}
+
+/**
+ * The first rule that refuses this taking, or null when the person may take the position. Towards a league
+ * the person has not joined only its own games count: no availability, no games elsewhere.
+ */
 export async function refusalFor(trx: Transaction<Db>, taking: Taking): Promise<Refusal | null> {
   const membership = await memberships.findMembership(trx, taking.league.id, taking.userId)
   const level = membership?.level ?? null
@@ -200,13 +215,21 @@ export async function refusalFor(trx: Transaction<Db>, taking: Taking): Promise<
   const target = { ...gameSpan(settings, game), minLevel: taking.position.min_level }
   const window = factsWindow(settings, target)
   const range = { startsAt: iso(window.from), endsAt: iso(window.to) }
+  const joined = await memberships.hasJoined(trx, taking.league.id, user.email)
   const [rows, busy] = await Promise.all([
     held.listHeldByEmails(trx, [user.email], { from: range.startsAt, to: range.endsAt }),
-    unavailableByPerson(trx, [user.email], { startsAt: taking.game.starts_at, endsAt: taking.game.ends_at }),
+    joined
+      ? unavailableByPerson(trx, [user.email], {
+          startsAt: taking.game.starts_at,
+          endsAt: taking.game.ends_at,
+        })
+      : new Map<string, never[]>(),
   ])
   const person: PersonFacts = {
     level,
-    held: rows.map((r) => gameSpan(settings, { gameId: r.game_id, leagueId: r.league_id, ...r })),
+    held: visibleHolds(rows, taking.league.id, joined).map((r) =>
+      gameSpan(settings, { gameId: r.game_id, leagueId: r.league_id, ...r }),
+    ),
     busy: (busy.get(user.email) ?? []).map((s) => ({
       start: Date.parse(s.startsAt),
       end: Date.parse(s.endsAt),

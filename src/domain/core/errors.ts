@@ -106,6 +106,8 @@ export const ERROR_STATUS = {
   level_too_low: 409,
   game_closed: 409,
   last_position: 409,
+  // Issue 36: a crew is at most MAX_POSITIONS_PER_GAME positions, as on import.
+  too_many_positions: 409,
   // Issue 26: publishing a plan twice; a proposal whose official now has a game too close to it.
   plan_already_published: 409,
   plan_in_progress: 409,

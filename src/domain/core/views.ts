@@ -95,6 +95,7 @@ export function toOfficial(row: OfficialRow): Official {
     source: row.source,
     createdAt: row.created_at,
     level: row.level,
+    confirmed: row.confirmed_at !== null,
   }
 }
 
@@ -151,4 +152,15 @@ export function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, 
     else groups.set(k, [item])
   }
   return groups
+}
+
+/**
+ * Who added a person to a league, in words (DESIGN "Consent"): its organizer's name and the partner that
+ * runs it; a synthesized name (a key's placeholder address) or an empty one is left out.
+ */
+export function inviterOf(organizerName: string | undefined, source: string): string {
+  const name = organizerName?.trim() ?? ''
+  const usable = name !== '' && !/\.invalid$/i.test(name)
+  if (source === 'app') return usable ? name : 'the league’s organizer'
+  return usable ? `${name}, through ${source}` : source
 }

@@ -1,7 +1,7 @@
 // Crews: positions added to a game or removed from it after the import (DESIGN "Crews"). The partner's
 // `POST /games/{gameId}/positions` and `DELETE /games/{gameId}/positions/{positionId}` and the organizer's
 // Add position / Remove position in the app run these, with the partner or the organizer as caller.
-import type { AddPositionInput, GameDetail } from '../../schemas/games.js'
+import { MAX_POSITIONS_PER_GAME, type AddPositionInput, type GameDetail } from '../../schemas/games.js'
 import * as positions from '../../store/positions.js'
 import { isoNow } from '../../clock.js'
 import { requireGame } from '../core/access.js'
@@ -15,8 +15,15 @@ import { newPositionRow } from './batch-plan.js'
 import { loadGameDetail } from '../core/views.js'
 
 /**
+ * Rows a game may carry, cancelled ones included: removing and adding again cannot grow a game without
+ * bound (every position is in each of its events and in every mail's crew).
+ */
+const MAX_POSITION_ROWS_PER_GAME = 3 * MAX_POSITIONS_PER_GAME
+
+/**
  * A new open position on a game that is neither cancelled nor completed (`game_closed`): a claimed game
- * becomes open again. Emits `game.updated` with the Game.
+ * becomes open again. A crew holds at most MAX_POSITIONS_PER_GAME positions that are not cancelled, as an
+ * import does (`too_many_positions`). Emits `game.updated` with the Game.
  */
 export async function addPosition(
   deps: Deps,
@@ -27,8 +34,11 @@ export async function addPosition(
   checkSource(caller, input.source)
   return deps.db.transaction().execute(async (trx) => {
     await requireGame(trx, caller, gameId)
-    const { game } = await lockGame(trx, gameId)
+    const { game, positions: crew } = await lockGame(trx, gameId)
     if (game.status === 'cancelled' || game.status === 'completed') fail('game_closed')
+    const live = crew.filter((p) => p.status !== 'cancelled').length
+    if (live >= MAX_POSITIONS_PER_GAME || crew.length >= MAX_POSITION_ROWS_PER_GAME)
+      fail('too_many_positions')
     const at = isoNow(deps.clock)
     await positions.insertPositions(trx, [newPositionRow(game.id, input, at)])
     const updated = await refreshGameStatus(trx, game, at)

@@ -75,6 +75,8 @@ export async function upsertLeague(
         role: 'organizer',
         status: 'approved',
         level: null,
+        // The organizer created the league: theirs without an invitation.
+        confirmed_at: at,
         created_at: at,
         updated_at: at,
       })

@@ -3,7 +3,7 @@
 import type { Transaction } from 'kysely'
 import type { Official, UpsertOfficialInput } from '../../schemas/officials.js'
 import * as memberships from '../../store/memberships.js'
-import type { Db, UserRow } from '../../store/tables.js'
+import type { Db, MembershipRow, UserRow } from '../../store/tables.js'
 import * as users from '../../store/users.js'
 import { releaseHeldPositions, releaseUpcomingClaims } from '../assignments/releases.js'
 import { isoNow, newId } from '../../clock.js'
@@ -84,6 +84,8 @@ export async function enrolOfficial(
     created_at: at,
     updated_at: at,
     level,
+    // Whoever adds a person, the membership waits for them to join (DESIGN "Consent").
+    confirmed_at: null,
   }
   const stored = await memberships.upsertMembership(trx, row, setLevel)
   const official = toOfficial({
@@ -112,17 +114,30 @@ export async function removeOfficial(
     const league = await requireLeague(trx, caller, leagueId)
     // Locked first, so no claim for this official can commit while we collect the claimed positions.
     const membership = await lockOfficial(trx, league.id, userId)
-    const official = await readOfficial(trx, league.id, userId)
-    const at = isoNow(deps.clock)
-    const reopenedPositionIds = (await releaseHeldPositions(trx, league.id, userId, at, () => true)).map(
-      (r) => r.positionId,
-    )
-    const released = reopenedPositionIds.map((positionId) => ({ positionId, userId }))
-    await notifyReleased(trx, deps, at, released, 'unassigned')
-    await memberships.deleteMembership(trx, membership.id)
-    const removed = domainEvent('official.removed', league.id, { official, reopenedPositionIds })
-    await recordEvents(trx, [removed], at)
+    await endMembership(trx, deps, membership, isoNow(deps.clock))
   })
+}
+
+/**
+ * Ends a locked official membership: every position it holds in status `claimed` is released like an
+ * unassign, the membership deleted, `official.removed` emitted. A partner's removal and a person's Leave.
+ */
+export async function endMembership(
+  trx: Transaction<Db>,
+  deps: Deps,
+  membership: MembershipRow,
+  at: string,
+): Promise<void> {
+  const { league_id: leagueId, user_id: userId } = membership
+  const official = await readOfficial(trx, leagueId, userId)
+  const reopenedPositionIds = (await releaseHeldPositions(trx, leagueId, userId, at, () => true)).map(
+    (r) => r.positionId,
+  )
+  const released = reopenedPositionIds.map((positionId) => ({ positionId, userId }))
+  await notifyReleased(trx, deps, at, released, 'unassigned')
+  await memberships.deleteMembership(trx, membership.id)
+  const removed = domainEvent('official.removed', leagueId, { official, reopenedPositionIds })
+  await recordEvents(trx, [removed], at)
 }
 
 /**

@@ -31,21 +31,23 @@ export async function setPreferences(
   })
 }
 
+/** What a link stops: one kind, or `all` (the Invited mail's "Not you? Stop all mail"). */
+type Stopped = { email: string; kind: NotificationKindName | 'all' }
+
 /** What an unsubscribe link stops, or undefined for a token never issued. */
-export async function findUnsubscribe(
-  deps: Deps,
-  token: unknown,
-): Promise<{ email: string; kind: NotificationKindName } | undefined> {
+export async function findUnsubscribe(deps: Deps, token: unknown): Promise<Stopped | undefined> {
   if (!isSecretToken(token)) return undefined
   return store.findUnsubscribeToken(deps.db, hashSecret(token))
 }
 
-/** Turns the link's kind off for its address; answers what it stopped (undefined: no such link). */
-export async function unsubscribe(
-  deps: Deps,
-  token: unknown,
-): Promise<{ email: string; kind: NotificationKindName } | undefined> {
+/**
+ * Turns the link's kind off for its address, or with `all` every mail to it until its owner signs in;
+ * answers what it stopped (undefined: no such link).
+ */
+export async function unsubscribe(deps: Deps, token: unknown): Promise<Stopped | undefined> {
   const found = await findUnsubscribe(deps, token)
-  if (found) await store.addOptouts(deps.db, found.email, [found.kind], isoNow(deps.clock))
+  const at = isoNow(deps.clock)
+  if (found?.kind === 'all') await store.addMailStop(deps.db, found.email, at)
+  else if (found) await store.addOptouts(deps.db, found.email, [found.kind], at)
   return found
 }

@@ -9,8 +9,9 @@ import * as store from '../../store/notifications.js'
 import type { PositionContextRow } from '../../store/notifications.js'
 import type { Db, NewNotification } from '../../store/tables.js'
 import { newId } from '../../clock.js'
-import { iso, minutesBetween } from '../../time.js'
+import { DAY_MS, iso, minutesBetween } from '../../time.js'
 import type { Deps } from '../core/deps.js'
+import { inviterOf } from '../core/views.js'
 
 /** @public Other services queue these (organizer actions in the app, a published plan). */
 export type NotificationItem =
@@ -48,6 +49,9 @@ interface GameShape {
 
 /** What queueing reads besides the transaction: the reminder lead time. */
 export type NotifyDeps = Pick<Deps, 'limits'>
+
+/** Mails a day (24 hours) to an address for leagues it has not joined (DESIGN "Consent"). */
+const UNJOINED_MAILS_PER_DAY = 50
 
 /** Placeholder addresses (`official-…@placeholder.refdesk.invalid`) are recorded, never mailed. */
 const isPlaceholder = (email: string): boolean => /\.invalid$/i.test(email)
@@ -109,9 +113,75 @@ async function queueWithContexts(
       last_error: placeholder ? 'placeholder_address' : null,
       created_at: at,
       due_at: due,
+      unjoined: 0,
     })
   }
-  await store.insertNotifications(trx, rows)
+  await store.insertNotifications(trx, await withConsent(trx, at, rows, contexts, people))
+}
+
+/**
+ * Mail to an address for a league it has not joined (DESIGN "Consent"): an `invited` mail goes first, once
+ * per address and league; each counts towards UNJOINED_MAILS_PER_DAY, past which the rest are recorded,
+ * never sent. Three reads, whatever the number of rows.
+ */
+async function withConsent(
+  trx: Transaction<Db>,
+  at: string,
+  rows: readonly NewNotification[],
+  contexts: ReadonlyMap<string | null, PositionContextRow>,
+  people: ReadonlyMap<string, { name: string }>,
+): Promise<NewNotification[]> {
+  const mailed = rows.filter((r) => r.status === 'pending')
+  const emails = [...new Set(mailed.map((r) => r.email))]
+  const leagueIds = [...new Set(mailed.map((r) => r.league_id))]
+  const pair = (email: string, leagueId: string) => `${email}\n${leagueId}`
+  const [joined, invited, counts] = await Promise.all([
+    store.listJoinedPairs(trx, emails, leagueIds),
+    store.listInvitedPairs(trx, emails, leagueIds),
+    store.countUnjoinedSince(trx, emails, iso(Date.parse(at) - DAY_MS)),
+  ])
+  const isJoined = new Set(joined.map((j) => pair(j.email, j.league_id)))
+  const wasInvited = new Set(invited.map((i) => pair(i.email, i.league_id)))
+  const out: NewNotification[] = []
+  const count = (row: NewNotification): NewNotification => {
+    const n = (counts.get(row.email) ?? 0) + 1
+    counts.set(row.email, n)
+    const over = n > UNJOINED_MAILS_PER_DAY
+    return { ...row, unjoined: 1, ...(over && { status: 'skipped', last_error: 'daily_limit_reached' }) }
+  }
+  for (const row of rows) {
+    const key = pair(row.email, row.league_id)
+    if (row.status !== 'pending' || isJoined.has(key)) {
+      out.push(row)
+      continue
+    }
+    if (!wasInvited.has(key)) {
+      wasInvited.add(key)
+      const context = contexts.get(row.position_id ?? null)
+      out.push(count(inviteOf(row, at, context, people)))
+    }
+    out.push(count(row))
+  }
+  return out
+}
+
+/** The `invited` mail before a league's first mail to an address: who added it, the league, Join. */
+function inviteOf(
+  row: NewNotification,
+  at: string,
+  context: PositionContextRow | undefined,
+  people: ReadonlyMap<string, { name: string }>,
+): NewNotification {
+  const payload = JSON.parse(row.payload) as NotificationPayload
+  const organizer = context ? people.get(context.organizer_id)?.name : undefined
+  const invitedBy = inviterOf(organizer, context?.league_source ?? 'app')
+  return {
+    ...row,
+    id: newId(),
+    kind: 'invited',
+    payload: JSON.stringify({ ...payload, invitedBy }),
+    due_at: at,
+  }
 }
 
 function payloadOf(

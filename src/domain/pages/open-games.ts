@@ -11,6 +11,7 @@ import type { PersonCaller } from '../core/caller.js'
 import {
   gameSpan,
   reasonsFor,
+  visibleHolds,
   type GameSpan,
   type Refusal,
   type RuleSettings,
@@ -113,7 +114,10 @@ async function judgeFor(
     }
     let spans = heldIn.get(row.league_id)
     if (!spans) {
-      spans = heldRows.map((h) => gameSpan(settings, { gameId: h.game_id, leagueId: h.league_id, ...h }))
+      // Their claim joins the league, so it judges them as joined: its games and those of leagues they joined.
+      spans = visibleHolds(heldRows, row.league_id, true).map((h) =>
+        gameSpan(settings, { gameId: h.game_id, leagueId: h.league_id, ...h }),
+      )
       heldIn.set(row.league_id, spans)
     }
     const target = {

@@ -42,6 +42,7 @@ export function sampleEventData(event: EventName, source: string, now: number): 
     source,
     createdAt: iso(now - 240 * HOUR_MS),
     level: null,
+    confirmed: false,
   }
   const payment = {
     id: newId(),

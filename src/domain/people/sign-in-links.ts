@@ -7,6 +7,7 @@ import { isEmailAddress } from '../../schemas/common.js'
 import * as people from '../../store/people.js'
 import * as sessions from '../../store/sessions.js'
 import * as links from '../../store/sign-in-links.js'
+import { removeMailStop } from '../../store/notifications.js'
 import type { Deps } from '../core/deps.js'
 import { fail } from '../core/errors.js'
 import { hashSecret, isSecretToken, newSecretToken } from '../core/secret-tokens.js'
@@ -118,6 +119,8 @@ export async function redeemSignInLink(
   return deps.db.transaction().execute(async (trx) => {
     const email = await links.consumeLink(trx, hashSecret(token), at)
     if (email === undefined) return undefined
+    // Signing in proves the address is its owner's: a "Stop all mail" pressed for it ends.
+    await removeMailStop(trx, email)
     await sessions.deleteSessionsExpiredBefore(trx, at)
     const session = { token: newSecretToken(), expiresAt: new Date(now + input.sessionTtlMs) }
     await sessions.insertSession(trx, {

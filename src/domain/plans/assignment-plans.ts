@@ -23,7 +23,12 @@ import {
   loadFacts,
   pairReasons,
   slotFact,
+  ownFacts,
   toProblem,
+  type OfficialFact,
+  type PairReason,
+  type SlotFact,
+  type WindowFacts,
 } from './plan-window.js'
 import { DAY_MS, iso } from '../../time.js'
 
@@ -81,7 +86,7 @@ export async function listCandidates(
       name: official.name,
       level: official.level,
       eligible: reasons.length === 0,
-      reasons,
+      reasons: toldReasons(caller, facts, slot, official, reasons),
       gamesInWindow,
       distanceKm: distance,
     }
@@ -95,6 +100,26 @@ export async function listCandidates(
       (a.candidate.userId < b.candidate.userId ? -1 : 1),
   )
   return rows.map((row) => row.candidate)
+}
+
+/**
+ * The reasons a caller is told (DESIGN "Consent"): of a person who has not joined the league, only
+ * `unconfirmed`; a partner learns what the league's own games and rules exclude, and what the person's
+ * time elsewhere excludes only as one `unavailable`, so a game cannot be told from a blackout.
+ */
+function toldReasons(
+  caller: Caller,
+  facts: WindowFacts,
+  slot: SlotFact,
+  official: OfficialFact,
+  reasons: readonly PairReason[],
+): string[] {
+  if (!official.joined) return ['unconfirmed']
+  if (caller.kind !== 'partner') return [...reasons]
+  const own = pairReasons(ownFacts(facts), slot, official)
+  const elsewhere = reasons.some((r) => !own.includes(r))
+  const time = own.filter((r) => r !== 'level_too_low')
+  return [...time, ...(elsewhere ? ['unavailable'] : []), ...own.filter((r) => r === 'level_too_low')]
 }
 
 function planWindow(input: CreatePlanInput, now: string): { from: string; to: string } {

@@ -16,6 +16,7 @@ import {
   type Refusal,
   type RuleSettings,
   type Target,
+  visibleHolds,
 } from '../availability/conflicts.js'
 import { unavailableByPerson } from '../availability/unavailability.js'
 import { DAY_MS, iso } from '../../time.js'
@@ -39,7 +40,10 @@ export interface OfficialFact {
   readonly name: string
   readonly email: string
   readonly level: number | null
+  /** Null when unknown, or when the person has not joined the league (DESIGN "Consent"). */
   readonly home: Point | null
+  /** Whether the person joined the league: until then only its own games of theirs count. */
+  readonly joined: boolean
 }
 
 type Busy = readonly { readonly start: number; readonly end: number }[]
@@ -63,7 +67,10 @@ export type PairReason = Refusal | TurnbackKind
 const pointOf = (latitude: number | null, longitude: number | null): Point | null =>
   latitude === null || longitude === null ? null : { latitude, longitude }
 
-/** Great-circle distance in km (haversine, mean Earth radius), to 0.1 km. */
+/**
+ * Great-circle distance in km (haversine, mean Earth radius), rounded to whole km: finer would let a
+ * league locate a home by trilateration from games it places (DESIGN "Consent").
+ */
 export function distanceKm(a: Point | null, b: Point | null): number | null {
   if (!a || !b) return null
   const rad = Math.PI / 180
@@ -72,7 +79,7 @@ export function distanceKm(a: Point | null, b: Point | null): number | null {
   const h =
     Math.sin(dLat / 2) ** 2 +
     Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(dLon / 2) ** 2
-  return Math.round(2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h))) * 10) / 10
+  return Math.round(2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h))))
 }
 
 export interface SlotRow {
@@ -116,13 +123,19 @@ export async function loadFacts(
   around = DAY_MS,
 ): Promise<WindowFacts> {
   pool ??= await plans.listPool(db, league.id)
-  const officials = pool.map((row) => ({
-    userId: row.user_id,
-    name: row.name,
-    email: row.email,
-    level: row.level,
-    home: pointOf(row.home_latitude, row.home_longitude),
-  }))
+  // A person with two user rows in the league counts as joined when either joined.
+  const joinedEmails = new Set(pool.filter((row) => row.confirmed_at !== null).map((row) => row.email))
+  const officials = pool.map((row) => {
+    const joined = joinedEmails.has(row.email)
+    return {
+      userId: row.user_id,
+      name: row.name,
+      email: row.email,
+      level: row.level,
+      home: joined ? pointOf(row.home_latitude, row.home_longitude) : null,
+      joined,
+    }
+  })
   const heldBy = new Map<string, GameSpan[]>()
   const busyBy = new Map<string, Busy>()
   const turnedBack = new Map<string, Map<string, TurnbackKind>>()
@@ -136,9 +149,9 @@ export async function loadFacts(
     const to = iso(Math.max(...slots.map((s) => s.end)) + around)
     const [rows, busy] = await Promise.all([
       held.listHeldByEmails(db, emails, { from, to }),
-      unavailableByPerson(db, emails, { startsAt: from, endsAt: to }),
+      unavailableByPerson(db, [...joinedEmails], { startsAt: from, endsAt: to }),
     ])
-    for (const row of rows) {
+    for (const row of visibleHoldsOf(rows, league.id, joinedEmails)) {
       const fact = gameSpan(rules, { gameId: row.game_id, leagueId: row.league_id, ...row })
       heldBy.set(row.email, [...(heldBy.get(row.email) ?? []), fact])
     }
@@ -149,6 +162,26 @@ export async function loadFacts(
       )
   }
   return { leagueId: league.id, rules, slots, officials, held: heldBy, busy: busyBy, turnedBack }
+}
+
+/** The holds the league may weigh, each person's by whether they joined it (conflicts.ts). */
+function visibleHoldsOf(
+  rows: readonly held.HeldRow[],
+  leagueId: string,
+  joinedEmails: ReadonlySet<string>,
+): held.HeldRow[] {
+  return rows.filter((row) => visibleHolds([row], leagueId, joinedEmails.has(row.email)).length > 0)
+}
+
+/** The same window as the league alone knows it: its own games of each person, nothing of their time. */
+export function ownFacts(facts: WindowFacts): WindowFacts {
+  const own = new Map<string, GameSpan[]>()
+  for (const [email, spans] of facts.held)
+    own.set(
+      email,
+      spans.filter((s) => s.leagueId === facts.leagueId),
+    )
+  return { ...facts, held: own, busy: new Map() }
 }
 
 /**

@@ -17,6 +17,7 @@ import * as m0016 from './0016_delivery_source.js'
 import * as m0017 from './0017_profile_zone_chosen.js'
 import * as m0018 from './0018_notifications_unused_index.js'
 import * as m0019 from './0019_notifications_by_game.js'
+import * as m0020 from './0020_consent.js'
 import * as m0021 from './0021_venues_and_plan_limits.js'
 import * as m0022 from './0022_calendar_backoff.js'
 import * as m0023 from './0023_canonical_time_zones.js'
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0017_profile_zone_chosen': m0017,
   '0018_notifications_unused_index': m0018,
   '0019_notifications_by_game': m0019,
+  '0020_consent': m0020,
   '0021_venues_and_plan_limits': m0021,
   '0022_calendar_backoff': m0022,
   '0023_canonical_time_zones': m0023,

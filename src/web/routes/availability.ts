@@ -1,5 +1,6 @@
 // The person's Availability: blackouts, weekly unavailability and busy calendars, one set across every league
 // and partner. Each add and remove is a form post answered with a notice (notices.ts).
+import { joinedLeagueNames } from '../../domain/leagues/consent.js'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
   addBlackout,
@@ -89,7 +90,10 @@ export function availabilityRoutes(app: FastifyInstance, { deps, sendPage }: Web
   app.get(
     paths.availability.pattern,
     signedIn(async (request, reply, person) => {
-      const availability = await getAvailability(deps, person)
+      const [availability, joinedLeagues] = await Promise.all([
+        getAvailability(deps, person),
+        joinedLeagueNames(deps, person),
+      ])
       const format = formatters(person.timeZone)
       const options = {
         title: 'Availability',
@@ -105,6 +109,7 @@ export function availabilityRoutes(app: FastifyInstance, { deps, sendPage }: Web
           status: calendarStatus(c, format),
         })),
         days: DAYS,
+        joinedLeagues,
       })
     }),
   )

@@ -15,6 +15,8 @@ const REASONS: Readonly<Record<string, string>> = {
   official_unavailable: 'is unavailable at this time',
   daily_limit_reached: 'already has the most games this league allows that day',
   level_too_low: 'has a level below this position’s minimum',
+  unconfirmed: 'has not joined the league yet: nothing but its own games of theirs is known',
+  unavailable: 'is unavailable at this time',
   planned_elsewhere: 'is planned for another position',
   withdrew: 'turned this game back',
   position_taken: 'someone took the position meanwhile',

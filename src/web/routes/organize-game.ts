@@ -40,6 +40,7 @@ type Code =
   | 'invalid_position'
   | 'last_position'
   | 'closed'
+  | 'too_many_positions'
 
 const NOTICES: Notices<Code> = {
   assigned: { kind: 'success', text: 'Assigned. The official is emailed the game.' },
@@ -84,6 +85,10 @@ const NOTICES: Notices<Code> = {
     text: 'This is the game’s last position: cancel the game instead.',
   },
   closed: { kind: 'error', text: 'This game is cancelled or completed: its positions can no longer change.' },
+  too_many_positions: {
+    kind: 'error',
+    text: 'Not added: a game has at most 10 positions. Remove an open one first.',
+  },
 }
 
 const REFUSALS: Refusals<Code> = {
@@ -105,6 +110,7 @@ const REFUSALS: Refusals<Code> = {
   invalid_minLevel: 'invalid_position',
   last_position: 'last_position',
   game_closed: 'closed',
+  too_many_positions: 'too_many_positions',
 }
 
 /** A form number: '' is absent, anything else a number the schema judges (NaN is refused there). */

@@ -2,6 +2,7 @@
 // from, and which emails the person gets. Each form answers through `act`, back here with its notice.
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { listPreferences, setPreferences } from '../../domain/notifications/notification-preferences.js'
+import { joinedLeagueNames } from '../../domain/leagues/consent.js'
 import { getHomePoint, setHomePoint, setTimeZone, TIME_ZONES } from '../../domain/people/profiles.js'
 import { NOTIFICATION_HELP, NOTIFICATION_WORD } from '../../schemas/notifications.js'
 import type { WebContext } from '../context.js'
@@ -42,9 +43,10 @@ export function profileRoutes(app: FastifyInstance, { deps, sendPage }: WebConte
     paths.profile.pattern,
     signedIn(async (request, reply, person) => {
       const options = { title: 'Profile', nav: 'profile', notice: noticeOf(request, NOTICES) } as const
-      const [home, preferences] = await Promise.all([
+      const [home, preferences, joinedLeagues] = await Promise.all([
         getHomePoint(deps, person),
         listPreferences(deps, person),
+        joinedLeagueNames(deps, person),
       ])
       return sendPage(request, reply, 'profile', options, {
         timeZones: TIME_ZONES,
@@ -52,6 +54,7 @@ export function profileRoutes(app: FastifyInstance, { deps, sendPage }: WebConte
         preferences,
         words: NOTIFICATION_WORD,
         help: NOTIFICATION_HELP,
+        joinedLeagues,
       })
     }),
   )

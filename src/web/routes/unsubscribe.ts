@@ -21,9 +21,11 @@ export function unsubscribeRoutes(app: FastifyInstance, { deps, sendPage }: WebC
     const found = done ? await unsubscribe(deps, token) : await findUnsubscribe(deps, token)
     if (!found || token === undefined)
       return sendPage(request, reply, 'message', { status: 404, title: BROKEN.heading }, BROKEN)
-    const word = NOTIFICATION_WORD[found.kind]
-    const data = { token, email: found.email, word, done }
-    return sendPage(request, reply, 'unsubscribe', { title: `Stop ${word} emails` }, data)
+    const all = found.kind === 'all'
+    const word = found.kind === 'all' ? '' : NOTIFICATION_WORD[found.kind]
+    const data = { token, email: found.email, word, all, done }
+    const title = all ? 'Stop all mail' : `Stop ${word} emails`
+    return sendPage(request, reply, 'unsubscribe', { title }, data)
   }
   app.get(paths.unsubscribe.pattern, { config: { anonymous: true } }, (request, reply) =>
     page(request, reply, false),

@@ -168,6 +168,8 @@ describe('in-app assignment services', () => {
         source: p.source,
         level: null,
         createdAt: expect.any(String),
+        // `refdesk app claim` is the official's own claim: it joined them to the league.
+        confirmed: true,
       })
       expect(await eventNames(leagueId)).toEqual(['official.joined', 'position.claimed'])
       expect((await p.get(`/leagues/${leagueId}/assignments`)).body.data).toHaveLength(1)

@@ -242,10 +242,33 @@ describe("the official's app services", () => {
     const pending = await seedLeague(db, { name: 'B pending' })
     await seedMembership(db, pending, me.userIds[0]!, { status: 'pending' })
     const organized = await seedLeague(db, { name: 'A organized', organizerId: me.userIds[0]! })
+    // An organizer's own league is joined; an official's membership waits for their Join (DESIGN "Consent").
+    const invitedBy = expect.any(String)
     expect(await listMemberships(t.deps, me)).toEqual([
-      { leagueId: organized, leagueName: 'A organized', role: 'organizer', status: 'approved' },
-      { leagueId: pending, leagueName: 'B pending', role: 'official', status: 'pending' },
-      { leagueId: expect.any(String), leagueName: 'Metro', role: 'official', status: 'approved' },
+      {
+        leagueId: organized,
+        leagueName: 'A organized',
+        role: 'organizer',
+        status: 'approved',
+        joined: true,
+        invitedBy,
+      },
+      {
+        leagueId: pending,
+        leagueName: 'B pending',
+        role: 'official',
+        status: 'pending',
+        joined: false,
+        invitedBy,
+      },
+      {
+        leagueId: expect.any(String),
+        leagueName: 'Metro',
+        role: 'official',
+        status: 'approved',
+        joined: false,
+        invitedBy,
+      },
     ])
   })
 

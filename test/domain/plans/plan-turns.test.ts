@@ -36,6 +36,7 @@ function facts(positions: number, officials: number): WindowFacts {
     email: `o${i}@example.test`,
     level: 1,
     home: null,
+    joined: true,
   }))
   const rules = { leagueId: 'l', travelBufferMinutes: 30, maxGamesPerDay: null, timeZone: 'UTC' }
   return {
