@@ -16,9 +16,10 @@ import type { Database } from '../store/database.js'
 import * as leases from '../store/notification-leases.js'
 import type { NotificationOutcome } from '../store/notification-leases.js'
 import * as store from '../store/notifications.js'
+import * as permissions from '../store/mail-permissions.js'
 import { payloadGame, reminderAt, type PositionContextRow } from '../store/notifications.js'
 import type { Listener } from '../store/outbox.js'
-import type { NotificationRow } from '../store/tables.js'
+import type { NotificationRow } from '../store/app-tables.js'
 import { renderNotification, type RenderedMail } from './render.js'
 import type { NotifierSettings } from './settings.js'
 
@@ -152,9 +153,9 @@ class SendLoop {
     if (rows.length === 0) return 0
     const emails = rows.map((r) => r.email)
     const [optouts, zones, stopped] = await Promise.all([
-      store.listOptouts(this.db, emails),
-      store.listProfileZones(this.db, emails),
-      store.listMailStops(this.db, emails),
+      permissions.listOptouts(this.db, emails),
+      permissions.listProfileZones(this.db, emails),
+      permissions.listMailStops(this.db, emails),
     ])
     const off = new Set(optouts.map((o) => `${o.email}\n${o.kind}`))
     const zoneOf = new Map(zones.map((z) => [z.email, z.time_zone]))
@@ -213,7 +214,7 @@ class SendLoop {
     const stopTokens = jobs.map(({ row }) =>
       row.kind === 'invited' ? randomBytes(32).toString('base64url') : undefined,
     )
-    await store.insertUnsubscribeTokens(this.db, [
+    await permissions.insertUnsubscribeTokens(this.db, [
       ...jobs.map(({ row }, i) => ({
         token_hash: sha256(tokens[i]!),
         email: row.email,

@@ -1,10 +1,6 @@
 import { z } from 'zod'
-import {
-  assignPosition,
-  listAssignments,
-  streamAssignments,
-  unassignPosition,
-} from '../domain/assignments/assignments.js'
+import { listAssignments, streamAssignments } from '../domain/assignments/assignment-list.js'
+import { assignPosition, unassignPosition } from '../domain/assignments/assignments.js'
 import { requireGame } from '../domain/core/access.js'
 import { fail } from '../domain/core/errors.js'
 import { recheck } from '../domain/partners/idempotency.js'

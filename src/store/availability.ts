@@ -1,6 +1,7 @@
 // A person's availability rows (migration 0010): blackouts, weekly windows, busy calendars and their events.
 import type { Insertable, Kysely } from 'kysely'
-import type { BlackoutRow, BusyCalendarRow, Db, WeeklyRow } from './tables.js'
+import type { Db } from './tables.js'
+import type { BlackoutRow, BusyCalendarRow, WeeklyRow } from './app-tables.js'
 import { findPersonZones } from './people.js'
 
 export async function insertBlackout(db: Kysely<Db>, row: Insertable<Db['blackouts']>): Promise<void> {

@@ -3,7 +3,8 @@
 // lease it was sent under, so a row whose lease ran out and was taken again is settled by its new holder.
 import { sql, type Kysely } from 'kysely'
 import { isPostgres } from './dialect.js'
-import type { Db, NotificationRow, NotificationStatus } from './tables.js'
+import type { Db } from './tables.js'
+import type { NotificationRow, NotificationStatus } from './app-tables.js'
 
 export interface NotificationLeaseRequest {
   owner: string

@@ -2,7 +2,8 @@
 // and home points) and its plans, stored as drafts with their JSON parts.
 import { sql, type Kysely } from 'kysely'
 import { approvedOfficial } from './scope.js'
-import type { AssignmentPlanRow, Db } from './tables.js'
+import type { Db } from './tables.js'
+import type { AssignmentPlanRow } from './app-tables.js'
 
 export interface OpenSlotRow {
   position_id: string

@@ -1,6 +1,7 @@
 // Turnbacks: who gave which game back, and how (`withdrew` from a position they held).
 import type { Kysely } from 'kysely'
-import type { Db, TurnbackKind } from './tables.js'
+import type { Db } from './tables.js'
+import type { TurnbackKind } from './app-tables.js'
 
 export async function insertTurnback(
   db: Kysely<Db>,

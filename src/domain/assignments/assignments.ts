@@ -1,5 +1,5 @@
 // Assignments: claiming a position for an approved official (partner assign and in-app claim), releasing
-// it (unassign, in-app withdrawal), and the league's list of claimed positions.
+// it (unassign, in-app withdrawal). The league's list of claimed positions is assignment-list.ts.
 //
 // Race safety, on both databases and across processes: the claim itself is a conditional
 // `open → claimed` UPDATE (no row changed = lost the race = position_taken), backed by the unique claim
@@ -7,11 +7,10 @@
 // rollup never reads half-done work of a concurrent writer, and a claim first share-locks the official's
 // membership, so a removal or denial and a claim of the same official serialize.
 import type { Kysely, Transaction } from 'kysely'
-import type { AssignInput, Assignment, GameDetail } from '../../schemas/games.js'
+import type { AssignInput, GameDetail } from '../../schemas/games.js'
 import * as claims from '../../store/claims.js'
 import { isUniqueViolation } from '../../store/errors.js'
 import * as games from '../../store/games.js'
-import { gamePages, listRangeClaims, listRangePayments, type Snapshot } from '../../store/league-pages.js'
 import * as leagues from '../../store/leagues.js'
 import * as memberships from '../../store/memberships.js'
 import * as positions from '../../store/positions.js'
@@ -20,7 +19,7 @@ import type { ClaimWithUser } from '../../store/positions.js'
 import type { Db, GameRow, PositionRow, UserRow } from '../../store/tables.js'
 import * as users from '../../store/users.js'
 import { isoNow, newId } from '../../clock.js'
-import { requireGame, requireLeague } from '../core/access.js'
+import { requireGame } from '../core/access.js'
 import {
   checkSource,
   writeSource,
@@ -36,46 +35,7 @@ import { domainEvent, recordEvents } from '../core/events.js'
 import { lockGame } from '../games/game-locks.js'
 import { notifyReleased, notifyTaken, type NotifyDeps } from '../notifications/notifications.js'
 import { refreshGameStatus } from '../games/game-status.js'
-import { collectPages, fromSnapshot, whole, type Pages, type Streamed } from '../core/streamed.js'
-import { loadGameDetail, toClaimOfficial, toGameSummary, toPayment, toPosition } from '../core/views.js'
-
-/**
- * Every position holding a claim (claimed, completed, no-show cancelled), by game start: read from one
- * snapshot a page of games at a time (three short queries a page) and mapped page by page.
- */
-export async function listAssignments(deps: Deps, caller: Caller, leagueId: string): Promise<Assignment[]> {
-  return whole(await streamAssignments(deps, caller, leagueId), collectPages)
-}
-
-/** The league's assignments as pages read from one snapshot (league-pages.ts) while they are written. */
-export function streamAssignments(
-  deps: Deps,
-  caller: Caller,
-  leagueId: string,
-): Promise<Streamed<Pages<Assignment>>> {
-  return fromSnapshot(deps.db, async (snapshot) =>
-    assignmentPages(snapshot, (await requireLeague(snapshot.db, caller, leagueId)).id),
-  )
-}
-
-async function* assignmentPages(snapshot: Snapshot, leagueId: string): AsyncGenerator<Assignment[]> {
-  for await (const { range } of gamePages(snapshot, leagueId)) {
-    const rows = await listRangeClaims(snapshot.db, range)
-    const paymentOf = new Map((await listRangePayments(snapshot.db, range)).map((p) => [p.position_id, p]))
-    yield rows.map(({ game, position, claim }) => {
-      const payment = paymentOf.get(position.id)
-      const { id: positionId, ...fields } = toPosition(position)
-      return {
-        positionId,
-        gameId: game.id,
-        ...fields,
-        game: toGameSummary(game),
-        official: toClaimOfficial(claim),
-        payment: payment ? toPayment(payment) : null,
-      }
-    })
-  }
-}
+import { loadGameDetail, toClaimOfficial } from '../core/views.js'
 
 /**
  * Claims a position of the game for an approved official of its league: the given one, else the first

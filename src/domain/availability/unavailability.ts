@@ -5,7 +5,8 @@
 // read `busyIntervals`, merged, with no detail of why.
 import type { Kysely } from 'kysely'
 import * as store from '../../store/availability.js'
-import type { Db, WeeklyRow } from '../../store/tables.js'
+import type { Db } from '../../store/tables.js'
+import type { WeeklyRow } from '../../store/app-tables.js'
 import { dayAt, DAY_MS, iso, nextDay, wallToInstant, weekdayOf } from '../../time.js'
 import { DEFAULT_TIME_ZONE } from '../people/profiles.js'
 

@@ -10,7 +10,7 @@ export interface ParsedItem {
   raw: object
 }
 
-export type GameState = Omit<GameRow, 'seq'>
+type GameState = Omit<GameRow, 'seq'>
 
 export interface BatchPlan {
   /** The final state of each new game, by id. */
@@ -98,7 +98,7 @@ const REWRITABLE = [
 ] as const
 
 /** The game with `ends_at` following its start and length. */
-export function withEnd(game: GameState, base: Pick<BatchBase, 'gameMinutes'>): GameState {
+function withEnd(game: GameState, base: Pick<BatchBase, 'gameMinutes'>): GameState {
   return { ...game, ends_at: endOf(game.starts_at, game.duration_minutes ?? base.gameMinutes) }
 }
 

@@ -2,7 +2,7 @@
 // one-click unsubscribe (RFC 8058). A person is an email address, so the choice covers every user row
 // carrying it. Unsubscribe tokens are bearer secrets kept as SHA-256, each good for one address and kind.
 import { NOTIFICATION_KINDS, type NotificationKindName } from '../../schemas/notifications.js'
-import * as store from '../../store/notifications.js'
+import * as permissions from '../../store/mail-permissions.js'
 import { isoNow } from '../../clock.js'
 import type { Deps } from '../core/deps.js'
 import { hashSecret, isSecretToken } from '../core/secret-tokens.js'
@@ -12,7 +12,7 @@ export async function listPreferences(
   deps: Deps,
   person: { email: string },
 ): Promise<{ kind: NotificationKindName; enabled: boolean }[]> {
-  const off = new Set((await store.listOptouts(deps.db, [person.email])).map((o) => o.kind))
+  const off = new Set((await permissions.listOptouts(deps.db, [person.email])).map((o) => o.kind))
   return NOTIFICATION_KINDS.map((kind) => ({ kind, enabled: !off.has(kind) }))
 }
 
@@ -26,8 +26,8 @@ export async function setPreferences(
   const off = NOTIFICATION_KINDS.filter((kind) => !enabled.includes(kind))
   const at = isoNow(deps.clock)
   await deps.db.transaction().execute(async (trx) => {
-    await store.removeOptouts(trx, person.email, on)
-    await store.addOptouts(trx, person.email, off, at)
+    await permissions.removeOptouts(trx, person.email, on)
+    await permissions.addOptouts(trx, person.email, off, at)
   })
 }
 
@@ -37,7 +37,7 @@ type Stopped = { email: string; kind: NotificationKindName | 'all' }
 /** What an unsubscribe link stops, or undefined for a token never issued. */
 export async function findUnsubscribe(deps: Deps, token: unknown): Promise<Stopped | undefined> {
   if (!isSecretToken(token)) return undefined
-  return store.findUnsubscribeToken(deps.db, hashSecret(token))
+  return permissions.findUnsubscribeToken(deps.db, hashSecret(token))
 }
 
 /**
@@ -47,7 +47,7 @@ export async function findUnsubscribe(deps: Deps, token: unknown): Promise<Stopp
 export async function unsubscribe(deps: Deps, token: unknown): Promise<Stopped | undefined> {
   const found = await findUnsubscribe(deps, token)
   const at = isoNow(deps.clock)
-  if (found?.kind === 'all') await store.addMailStop(deps.db, found.email, at)
-  else if (found) await store.addOptouts(deps.db, found.email, [found.kind], at)
+  if (found?.kind === 'all') await permissions.addMailStop(deps.db, found.email, at)
+  else if (found) await permissions.addOptouts(deps.db, found.email, [found.kind], at)
   return found
 }

@@ -6,8 +6,10 @@
 import type { Transaction } from 'kysely'
 import type { NotificationKindName, NotificationPayload } from '../../schemas/notifications.js'
 import * as store from '../../store/notifications.js'
+import * as permissions from '../../store/mail-permissions.js'
 import type { PositionContextRow } from '../../store/notifications.js'
-import type { Db, NewNotification } from '../../store/tables.js'
+import type { Db } from '../../store/tables.js'
+import type { NewNotification } from '../../store/app-tables.js'
 import { newId } from '../../clock.js'
 import { DAY_MS, iso, minutesBetween } from '../../time.js'
 import type { Deps } from '../core/deps.js'
@@ -136,9 +138,9 @@ async function withConsent(
   const leagueIds = [...new Set(mailed.map((r) => r.league_id))]
   const pair = (email: string, leagueId: string) => `${email}\n${leagueId}`
   const [joined, invited, counts] = await Promise.all([
-    store.listJoinedPairs(trx, emails, leagueIds),
-    store.listInvitedPairs(trx, emails, leagueIds),
-    store.countUnjoinedSince(trx, emails, iso(Date.parse(at) - DAY_MS)),
+    permissions.listJoinedPairs(trx, emails, leagueIds),
+    permissions.listInvitedPairs(trx, emails, leagueIds),
+    permissions.countUnjoinedSince(trx, emails, iso(Date.parse(at) - DAY_MS)),
   ])
   const isJoined = new Set(joined.map((j) => pair(j.email, j.league_id)))
   const wasInvited = new Set(invited.map((i) => pair(i.email, i.league_id)))

@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely'
 import type { AssignmentProblem, EligiblePair } from '../assignor/index.js'
 import * as held from '../../store/held.js'
 import * as plans from '../../store/plans.js'
-import type { Db, LeagueRow, TurnbackKind } from '../../store/tables.js'
+import type { Db, LeagueRow } from '../../store/tables.js'
+import type { TurnbackKind } from '../../store/app-tables.js'
 import * as turnbacks from '../../store/turnbacks.js'
 import {
   gameSpan,
