@@ -2,7 +2,7 @@
 // and site-aware travel (no buffer between games at one place), through REST, as a new user's weekend.
 import { describe, expect, it } from 'vitest'
 import { useTestApp, type Partner } from '../helpers/app.js'
-import { uniqueEmail } from '../helpers/fixtures.js'
+import { joinLeagueAs, uniqueEmail } from '../helpers/fixtures.js'
 
 const WINDOW = { from: '2030-06-01T00:00:00.000Z', to: '2030-06-03T00:00:00.000Z' }
 const CREW = [
@@ -88,6 +88,9 @@ describe('plans put the centre first and read travel by place', () => {
     const p = await t.partner()
     const leagueId = await setup(p, { travelBufferMinutes: 60 })
     const ann = await official(p, leagueId, 'Ann', 2)
+    const annEmail = (
+      await t.deps.db.selectFrom('users').select('email').where('id', '=', ann).executeTakeFirstOrThrow()
+    ).email
     // Back to back (10:00–11:30, 11:30–13:00): at one complex, on one field, and across town.
     const made = await games(p, leagueId, [
       { startsAt: '2030-06-01T10:00:00.000Z', location: 'Field 1', venue: 'Riverside' },
@@ -115,6 +118,8 @@ describe('plans put the centre first and read travel by place', () => {
       { startsAt: '2030-06-01T13:00:00.000Z', location: 'Elm Street' },
     ])
     expect((await p.post(`/games/${next!.id}/assign`, { userId: ann })).status).toBe(200)
+    // She has joined: towards her own league the rules' codes are shown (consent).
+    await joinLeagueAs(t.deps, leagueId, annEmail)
     const refused = await p.get(`/games/${away!.id}/candidates`)
     expect(refused.body.data[0]).toMatchObject({ userId: ann, reasons: ['schedule_conflict'] })
   })
