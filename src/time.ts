@@ -65,16 +65,62 @@ export function wallToInstant(wall: number, timeZone: string): number {
   return wall - zoneOffset(first, timeZone)
 }
 
-const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2})?$/
+/**
+ * ISO 8601 instants: a date-time with its offset (`Z`, `±HH:MM`, `±HHMM`, `±HH`; `T` or a space between;
+ * seconds and their fraction optional), or a day alone (its midnight UTC). The stored form is always
+ * `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0000–9999). Nothing else is read: not what V8's `Date` makes of other
+ * text (`"90"` → 1990, `"Feb 3 2027"`, `"f^>ok…Z"` → 2001), nor a date-time without an offset, which
+ * `Date` reads in the server's own time zone. A day its month does not have (`2027-02-30`) is refused
+ * rather than rolled over; `T24:00` is ISO's end of the day.
+ */
+export function parseInstant(value: string): string | undefined {
+  const m = ISO_INSTANT.exec(value)
+  if (!m) return undefined
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined
+  const fraction = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'))
+  const endOfDay = hour === 24 && minute === 0 && second === 0 && fraction === 0
+  if ((hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined
+  const offset = offsetMinutes(m[8])
+  if (offset === undefined) return undefined
+  const instant = new Date(date.getTime() + ((hour * 60 + minute - offset) * 60 + second) * 1000 + fraction)
+  const storable = instant.getUTCFullYear() >= 0 && instant.getUTCFullYear() <= 9999
+  return storable ? instant.toISOString() : undefined
+}
+
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?))?$/i
+
+/** Minutes east of UTC of `Z` or `±HH[[:]MM]`; none written (a day alone) is UTC. */
+function offsetMinutes(zone: string | undefined): number | undefined {
+  if (zone === undefined || zone.toUpperCase() === 'Z') return 0
+  const digits = zone.slice(1).replace(':', '')
+  const hours = Number(digits.slice(0, 2))
+  const minutes = Number(digits.slice(2) || 0)
+  if (hours > 23 || minutes > 59) return undefined
+  return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes)
+}
+
+const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/
 
 /**
- * A date-time as people type it (`YYYY-MM-DDTHH:MM`, seconds and fraction optional) read as the instant it
- * names: by its offset when it has one, else on the zone's wall clock. Undefined when it is not one; an
- * impossible date (Feb 30) or hour is refused, never rolled over.
+ * A date-time as people type it (`YYYY-MM-DDTHH:MM`, seconds and fraction optional) read on the zone's wall
+ * clock; one that carries its offset is the instant it names (`parseInstant`). Undefined when it is
+ * neither; an impossible date (Feb 30) or hour is refused, never rolled over.
  */
 export function instantOfWallTime(value: string, timeZone: string): string | undefined {
   const match = WALL_TIME.exec(value)
-  if (!match || !isDay(value.slice(0, 10))) return undefined
+  if (!match) return isDay(value) ? undefined : parseInstant(value)
+  if (!isDay(value.slice(0, 10))) return undefined
   const [y, mo, d, h, mi, s] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
     number,
     number,
@@ -85,11 +131,7 @@ export function instantOfWallTime(value: string, timeZone: string): string | und
   ]
   if (h > 23 || mi > 59 || s > 59) return undefined
   const wall = Date.UTC(y, mo - 1, d, h, mi, s, Number((match[7] ?? '0').padEnd(3, '0')))
-  const zone = match[8]
-  if (zone === undefined) return iso(wallToInstant(wall, timeZone))
-  if (zone === 'Z') return iso(wall)
-  const sign = zone.startsWith('-') ? -1 : 1
-  return iso(wall - sign * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6))) * MINUTE_MS)
+  return iso(wallToInstant(wall, timeZone))
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>()

@@ -15,7 +15,7 @@ import {
 import { ClaimOfficial } from './officials.js'
 import { DurationMinutesInput, GAME_MINUTES, Level, MinLevelInput } from './schedule.js'
 import { Payment } from './payments.js'
-import { MINUTE_MS } from '../time.js'
+import { MINUTE_MS, parseInstant } from '../time.js'
 
 export const MAX_GAMES_PER_BATCH = 500
 const MAX_ECHOED_VALUE = 200
@@ -30,50 +30,10 @@ function echo(value: unknown): string {
   }
 }
 
-/**
- * ISO 8601 instants: a date-time with its offset (`Z`, `±HH:MM`, `±HHMM`, `±HH`; `T` or a space between;
- * seconds and their fraction optional), or a day alone (its midnight UTC). The stored form is always
- * `YYYY-MM-DDTHH:MM:SS.sssZ` (years 0000–9999). Nothing else is read: not what V8's `Date` makes of other
- * text (`"90"` → 1990, `"Feb 3 2027"`, `"f^>ok…Z"` → 2001), nor a date-time without an offset, which
- * `Date` reads in the server's own time zone. A day its month does not have (`2027-02-30`) is refused
- * rather than rolled over; `T24:00` is ISO's end of the day.
- */
+/** `startsAt` and the other instants of the API, strictly ISO 8601 (time.ts `parseInstant`). */
 export function parseStartsAt(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > MAX_LENGTH.startsAt) return undefined
-  const m = ISO_INSTANT.exec(value)
-  if (!m) return undefined
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((part) => Number(part ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ]
-  const date = new Date(0)
-  date.setUTCFullYear(year, month - 1, day)
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return undefined
-  const fraction = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'))
-  const endOfDay = hour === 24 && minute === 0 && second === 0 && fraction === 0
-  if ((hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined
-  const offset = offsetMinutes(m[8])
-  if (offset === undefined) return undefined
-  const instant = new Date(date.getTime() + ((hour * 60 + minute - offset) * 60 + second) * 1000 + fraction)
-  const storable = instant.getUTCFullYear() >= 0 && instant.getUTCFullYear() <= 9999
-  return storable ? instant.toISOString() : undefined
-}
-
-const ISO_INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?))?$/i
-
-/** Minutes east of UTC of `Z` or `±HH[[:]MM]`; none written (a day alone) is UTC. */
-function offsetMinutes(zone: string | undefined): number | undefined {
-  if (zone === undefined || zone.toUpperCase() === 'Z') return 0
-  const digits = zone.slice(1).replace(':', '')
-  const hours = Number(digits.slice(0, 2))
-  const minutes = Number(digits.slice(2) || 0)
-  if (hours > 23 || minutes > 59) return undefined
-  return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes)
+  return parseInstant(value)
 }
 
 /** An instant of a window (`from`, `to`), as `startsAt` is read; anything else is `invalid_<name>`. */
