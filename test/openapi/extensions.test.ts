@@ -33,6 +33,7 @@ const EXTENSION_FIELDS = [
   'GameSummary.venue',
   'UnfilledReason.count',
   'UnfilledReason.userIds',
+  'PlanProposal.game',
   'updateGame body.durationMinutes',
   'upsertOfficial body.level',
   'upsertGames header.idempotency-key',
@@ -75,6 +76,7 @@ const EXTENSIONS = [
   'listCandidates',
   'createAssignmentPlan',
   'getAssignmentPlan',
+  'editAssignmentPlan',
   'publishAssignmentPlan',
 ]
 
@@ -109,13 +111,13 @@ describe('RefDesk extensions', () => {
     ).toEqual([])
   })
 
-  it('have no MCP tool but the assignor’s three: the server keeps the spec’s 20 and adds those', () => {
-    expect(TOOL_LIST).toHaveLength(23)
+  it('have no MCP tool but the assignor’s four: the server keeps the spec’s 20 and adds those', () => {
+    expect(TOOL_LIST).toHaveLength(24)
     expect(
       TOOLS.filter((spec) => EXTENSION_OPERATIONS.includes(spec.operation)).map(
         (spec) => spec.operation.operationId,
       ),
-    ).toEqual(['listCandidates', 'createAssignmentPlan', 'publishAssignmentPlan'])
+    ).toEqual(['listCandidates', 'createAssignmentPlan', 'getAssignmentPlan', 'publishAssignmentPlan'])
   })
 
   it('list their error codes, and the deliveries listing answers `{data}`, its next page in a Link header', () => {
