@@ -381,6 +381,31 @@ describe('the assignor over REST', () => {
       expect((await partner.get(path)).body.data).toEqual(plan)
     })
 
+    it('counts the official’s other proposals of the plan towards the daily limit', async () => {
+      const { leagueId, partner } = await league_(t)
+      expect((await partner.patch(`/leagues/${leagueId}`, { maxGamesPerDay: 1 })).status).toBe(200)
+      await official(partner, leagueId, 'Ann')
+      await official(partner, leagueId, 'Bob')
+      const morning = await game(leagueId, at(10))
+      const evening = await game(leagueId, at(16))
+      const plan = (await partner.post(`/leagues/${leagueId}/assignment-plans`, WINDOW)).body.data
+      const holder = plan.proposals.find(
+        (x: { positionId: string }) => x.positionId === morning.positionIds[0],
+      ).userId
+      const res = await partner.patch(`/assignment-plans/${plan.id}`, {
+        set: [{ positionId: evening.positionIds[0], userId: holder }],
+      })
+      expect(res.status).toBe(409)
+      expect(res.body).toEqual({ error: 'daily_limit_reached' })
+      // Without the morning proposal, the evening is theirs to take.
+      const moved = await partner.patch(`/assignment-plans/${plan.id}`, {
+        remove: [morning.positionIds[0]],
+        set: [{ positionId: evening.positionIds[0], userId: holder }],
+      })
+      expect(moved.status).toBe(200)
+      expect(moved.body.data.proposals.map((x: { userId: string }) => x.userId)).toEqual([holder])
+    })
+
     it('never proposes by hand an official who gave the game back (withdrew)', async () => {
       const { leagueId, partner } = await league_(t)
       const ann = await official(partner, leagueId, 'Ann')
