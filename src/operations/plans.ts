@@ -81,7 +81,7 @@ export const getPlanOperation = defineOperation({
   handle: (deps, { caller, params }) => getPlan(deps, caller, params.planId),
 })
 
-export const editPlanOperation = defineOperation({
+const editPlanOperation = defineOperation({
   method: 'PATCH',
   path: '/assignment-plans/{planId}',
   operationId: 'editAssignmentPlan',
