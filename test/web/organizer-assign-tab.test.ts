@@ -65,9 +65,20 @@ describe("the organizer's Assign tab", () => {
     const draft = await olga.get(planUrl)
     expect(draft.body).toContain('Draft plan')
     expect(draft.body).toContain('<strong>Sam Reed</strong> · Referee')
-    expect(draft.body).toContain('>Publish</button>')
+    expect(draft.body).toContain('>Publish selected</button>')
+    // Grouped by game: the card names the game's place, its crew under it.
+    const { location } = await db
+      .selectFrom('games')
+      .select('location')
+      .where('id', '=', game.id)
+      .executeTakeFirstOrThrow()
+    expect(draft.body).toMatch(new RegExp(`>${location}</a></div>\\s*<ul class="crew">`))
+    expect(draft.body).toContain(`name="positionId" value="${game.positionIds[0]}" checked`)
     expect(await eventsOf(db, metro)).toEqual([])
-    const published = await olga.post(`${planUrl}/publish`)
+    // Nothing ticked publishes nothing, and the plan stays a draft.
+    expect((await olga.post(`${planUrl}/publish`)).location).toBe(`${planUrl}?notice=none_selected`)
+    expect((await olga.get(planUrl)).body).toContain('Draft plan')
+    const published = await olga.post(`${planUrl}/publish`, { positionId: game.positionIds[0]! })
     expect(published.location).toBe(`${planUrl}?notice=published`)
     const events = await eventsOf(db, metro)
     expect(events.map((e) => [e.event, e.data.positionId, e.data.official.id])).toEqual([
@@ -76,7 +87,7 @@ describe("the organizer's Assign tab", () => {
     const after = await olga.get(published.location!)
     expect(after.body).toContain('Published plan')
     expect(after.body).toContain('1 assigned')
-    const twice = await olga.post(`${planUrl}/publish`)
+    const twice = await olga.post(`${planUrl}/publish`, { positionId: game.positionIds[0]! })
     expect(twice.location).toBe(`${planUrl}?notice=already_published`)
   })
 

@@ -3,8 +3,9 @@
 // plan as a draft on its own page, then Publish. Another league's ids answer Not found.
 import type { FastifyInstance } from 'fastify'
 import { findPlanPage, listAssignBoard } from '../../domain/pages/organize-assign.js'
-import { createPlan, publishPlan } from '../../domain/plans/assignment-plans.js'
+import { createPlan, getPlan, publishPlan } from '../../domain/plans/assignment-plans.js'
 import type { WebContext } from '../context.js'
+import { idList } from '../forms.js'
 import { idParam, signedIn } from '../guards.js'
 import { act, noticeOf, type Notices, type Refusals } from '../notices.js'
 import { paths } from '../paths.js'
@@ -23,12 +24,14 @@ const REASONS: Readonly<Record<string, string>> = {
   not_a_league_official: 'is no longer an approved official',
 }
 
-type Code = 'assigned' | 'published' | 'already_published' | 'plan_in_progress' | 'plan_too_large'
+type Code =
+  'assigned' | 'published' | 'already_published' | 'plan_in_progress' | 'plan_too_large' | 'none_selected'
 
 const NOTICES: Notices<Code> = {
   assigned: { kind: 'success', text: 'Assigned. The official is emailed the game.' },
   published: { kind: 'success', text: 'Plan published: each official assigned is emailed their games.' },
   already_published: { kind: 'error', text: 'This plan was already published.' },
+  none_selected: { kind: 'error', text: 'Select at least one proposal to publish.' },
   plan_in_progress: {
     kind: 'error',
     text: 'A plan for this league is being made right now: open it from here in a moment, or try again.',
@@ -43,6 +46,8 @@ const REFUSALS: Refusals<Code> = {
   plan_already_published: 'already_published',
   plan_in_progress: 'plan_in_progress',
   plan_too_large: 'plan_too_large',
+  // A form naming a position the plan does not propose (an old page, a tampered form).
+  invalid_positionIds: 'none_selected',
 }
 
 export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
@@ -103,8 +108,19 @@ export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: W
     signedIn(async (request, reply, person) => {
       const planId = idParam(request, 'planId', 'plan_not_found')
       const back = (notice: Code) => paths.plan.href({ planId }, { notice })
-      return act(reply, () => publishPlan(deps, person, planId), {
-        done: () => back('published'),
+      // Publish selected: the proposals ticked (each checked by default); none ticked is a notice.
+      const positionIds = idList(request, 'positionId')
+      const publish = async (): Promise<Code> => {
+        if (positionIds.length > 0) {
+          await publishPlan(deps, person, planId, { positionIds })
+          return 'published'
+        }
+        // Read first, so another league's plan still answers Not found.
+        await getPlan(deps, person, planId)
+        return 'none_selected'
+      }
+      return act(reply, publish, {
+        done: (code) => back(code),
         back,
         refusals: REFUSALS,
       })
