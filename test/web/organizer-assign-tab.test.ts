@@ -78,8 +78,17 @@ describe("the organizer's Assign tab", () => {
     // Nothing ticked publishes nothing, and the plan stays a draft.
     expect((await olga.post(`${planUrl}/publish`)).location).toBe(`${planUrl}?notice=none_selected`)
     expect((await olga.get(planUrl)).body).toContain('Draft plan')
-    const published = await olga.post(`${planUrl}/publish`, { positionId: game.positionIds[0]! })
-    expect(published.location).toBe(`${planUrl}?notice=published`)
+    // Remove leaves the position open in the draft; a fresh plan proposes it again.
+    const removed = await olga.post(`${planUrl}/remove`, { remove: game.positionIds[0]! })
+    expect(removed.location).toBe(`${planUrl}?notice=removed`)
+    const edited = await olga.get(planUrl)
+    expect(edited.body).not.toContain('<strong>Sam Reed</strong>')
+    expect(edited.body).toContain('Removed from this plan.')
+    expect(await eventsOf(db, metro)).toEqual([])
+    const again = (await olga.post(`/app/organize/leagues/${metro}/plans`)).location!
+    await olga.get(again)
+    const published = await olga.post(`${again}/publish`, { positionId: game.positionIds[0]! })
+    expect(published.location).toBe(`${again}?notice=published`)
     const events = await eventsOf(db, metro)
     expect(events.map((e) => [e.event, e.data.positionId, e.data.official.id])).toEqual([
       ['position.claimed', game.positionIds[0], sam],
@@ -87,8 +96,8 @@ describe("the organizer's Assign tab", () => {
     const after = await olga.get(published.location!)
     expect(after.body).toContain('Published plan')
     expect(after.body).toContain('1 assigned')
-    const twice = await olga.post(`${planUrl}/publish`, { positionId: game.positionIds[0]! })
-    expect(twice.location).toBe(`${planUrl}?notice=already_published`)
+    const twice = await olga.post(`${again}/publish`, { positionId: game.positionIds[0]! })
+    expect(twice.location).toBe(`${again}?notice=already_published`)
   })
 
   it('remembers a turnback: marked, never proposed again by candidates or a plan, still assignable by hand', async () => {

@@ -3,7 +3,7 @@
 // plan as a draft on its own page, then Publish. Another league's ids answer Not found.
 import type { FastifyInstance } from 'fastify'
 import { findPlanPage, listAssignBoard } from '../../domain/pages/organize-assign.js'
-import { createPlan, getPlan, publishPlan } from '../../domain/plans/assignment-plans.js'
+import { createPlan, editPlan, getPlan, publishPlan } from '../../domain/plans/assignment-plans.js'
 import type { WebContext } from '../context.js'
 import { idList } from '../forms.js'
 import { idParam, signedIn } from '../guards.js'
@@ -25,13 +25,20 @@ const REASONS: Readonly<Record<string, string>> = {
 }
 
 type Code =
-  'assigned' | 'published' | 'already_published' | 'plan_in_progress' | 'plan_too_large' | 'none_selected'
+  | 'assigned'
+  | 'published'
+  | 'already_published'
+  | 'plan_in_progress'
+  | 'plan_too_large'
+  | 'none_selected'
+  | 'removed'
 
 const NOTICES: Notices<Code> = {
   assigned: { kind: 'success', text: 'Assigned. The official is emailed the game.' },
   published: { kind: 'success', text: 'Plan published: each official assigned is emailed their games.' },
   already_published: { kind: 'error', text: 'This plan was already published.' },
   none_selected: { kind: 'error', text: 'Select at least one proposal to publish.' },
+  removed: { kind: 'success', text: 'Proposal removed: its position is left open in this plan.' },
   plan_in_progress: {
     kind: 'error',
     text: 'A plan for this league is being made right now: open it from here in a moment, or try again.',
@@ -48,6 +55,7 @@ const REFUSALS: Refusals<Code> = {
   plan_too_large: 'plan_too_large',
   // A form naming a position the plan does not propose (an old page, a tampered form).
   invalid_positionIds: 'none_selected',
+  invalid_remove: 'none_selected',
 }
 
 export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: WebContext): void {
@@ -121,6 +129,21 @@ export function organizeAssignRoutes(app: FastifyInstance, { deps, sendPage }: W
       }
       return act(reply, publish, {
         done: (code) => back(code),
+        back,
+        refusals: REFUSALS,
+      })
+    }),
+  )
+
+  app.post(
+    paths.removeFromPlan.pattern,
+    signedIn(async (request, reply, person) => {
+      const planId = idParam(request, 'planId', 'plan_not_found')
+      const back = (notice: Code) => paths.plan.href({ planId }, { notice })
+      // The Remove button of one proposal: its position in `remove`.
+      const remove = idList(request, 'remove')
+      return act(reply, () => editPlan(deps, person, planId, { remove }), {
+        done: () => back('removed'),
         back,
         refusals: REFUSALS,
       })
