@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { assignPosition, withdrawClaim } from '../../src/domain/assignments/assignments.js'
 import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
-import { listCandidates } from '../../src/domain/plans/assignment-plans.js'
+import { comingWeekend, listCandidates } from '../../src/domain/plans/assignment-plans.js'
+import { weekdayOf } from '../../src/time.js'
 import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { useWebApp } from './browser-like.js'
 
@@ -100,6 +101,30 @@ describe("the organizer's Assign tab", () => {
     expect(twice.location).toBe(`${again}?notice=already_published`)
   })
 
+  it('fills the window chosen: the coming weekend by default, in the league’s zone', async () => {
+    const { olgaEmail, metro } = await world()
+    const olga = await t.signIn(olgaEmail)
+    const page = await olga.get(`/app/organize/leagues/${metro}/assign`)
+    const weekend = comingWeekend(t.now.getTime(), 'UTC')
+    expect(weekendDays(weekend)).toEqual([6, 7])
+    expect(page.body).toContain(`name="from" value="${weekend.from}"`)
+    expect(page.body).toContain(`name="to" value="${weekend.to}"`)
+    const planned = await olga.post(`/app/organize/leagues/${metro}/plans`, weekend)
+    const plan = (await olga.get(planned.location!)).body
+    expect(plan).toContain('Draft plan')
+    const refused = await olga.post(`/app/organize/leagues/${metro}/plans`, { from: 'soon', to: weekend.to })
+    expect(refused.location).toBe(`/app/organize/leagues/${metro}/assign?notice=invalid_window`)
+  })
+
+  it('counts a Sunday as this weekend, and a Saturday as its own first day', () => {
+    const zone = 'America/New_York'
+    // Sunday 3 May 2026, 23:30 in New York (04:30 UTC on Monday).
+    expect(comingWeekend(Date.UTC(2026, 4, 4, 3, 30), zone)).toEqual({ from: '2026-05-02', to: '2026-05-03' })
+    // Wednesday 6 May 2026.
+    expect(comingWeekend(Date.UTC(2026, 4, 6, 12), zone)).toEqual({ from: '2026-05-09', to: '2026-05-10' })
+    expect(comingWeekend(Date.UTC(2026, 4, 9, 12), zone)).toEqual({ from: '2026-05-09', to: '2026-05-10' })
+  })
+
   it('remembers a turnback: marked, never proposed again by candidates or a plan, still assignable by hand', async () => {
     const { db, olgaEmail, metro, sam, game } = await world()
     const positionId = game.positionIds[0]!
@@ -140,3 +165,5 @@ describe("the organizer's Assign tab", () => {
     expect(await eventsOf(db, metro)).toEqual([])
   })
 })
+
+const weekendDays = (w: { from: string; to: string }) => [weekdayOf(w.from), weekdayOf(w.to)]

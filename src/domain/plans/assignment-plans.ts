@@ -35,7 +35,7 @@ import {
   toProblem,
   type SlotFact,
 } from './plan-window.js'
-import { DAY_MS, iso } from '../../time.js'
+import { DAY_MS, dayAt, dayStart, isDay, iso, nextDay, weekdayOf } from '../../time.js'
 
 const DEFAULT_WINDOW_DAYS = 14
 const MAX_WINDOW_DAYS = 31
@@ -137,6 +137,35 @@ export async function createPlan(
   } finally {
     planning.delete(league.id)
   }
+}
+
+/**
+ * The app's Fill automatically: a plan of the league's local days `from` to `to`, both included, each
+ * a `YYYY-MM-DD` (refused with invalid_from / invalid_to otherwise).
+ */
+export async function createPlanForDays(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+  days: { from: string; to: string },
+): Promise<AssignmentPlan> {
+  const league = await requireLeague(deps.db, caller, leagueId)
+  if (!isDay(days.from)) fail('invalid_from')
+  if (!isDay(days.to)) fail('invalid_to')
+  const zone = ruleSettings(league).timeZone
+  const window = { from: dayStart(days.from, zone), to: dayStart(nextDay(days.to), zone) }
+  return createPlan(deps, caller, leagueId, window)
+}
+
+/**
+ * The weekend not yet over in the zone: the coming Saturday and Sunday, or this one while it lasts
+ * (on a Sunday, yesterday and today: games that have started are never planned).
+ */
+export function comingWeekend(now: number, timeZone: string): { from: string; to: string } {
+  let day = dayAt(now, timeZone)
+  if (weekdayOf(day) === 7) day = iso(Date.parse(`${day}T00:00:00.000Z`) - DAY_MS).slice(0, 10)
+  while (weekdayOf(day) !== 6) day = nextDay(day)
+  return { from: day, to: nextDay(day) }
 }
 
 async function makePlan(
