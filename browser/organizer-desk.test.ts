@@ -70,8 +70,14 @@ describe("the organizer's desk in chromium", () => {
     await page.getByRole('button', { name: 'Fill automatically' }).waitFor()
     expect(await page.getByRole('button', { name: 'Assign', exact: true }).count()).toBeGreaterThan(0)
     expect(await checkPage(page, 'desk-assign-tab')).toEqual([])
+    // The window defaults to the coming weekend; the games are tomorrow.
+    const day = games[0]!.startsAt.slice(0, 10)
+    await page.getByLabel('First day').fill(day)
+    await page.getByLabel('Last day').fill(day)
     await page.getByRole('button', { name: 'Fill automatically' }).click()
     await page.getByRole('heading', { name: 'Draft plan' }).waitFor()
+    await page.getByRole('button', { name: 'Publish selected' }).waitFor()
+    expect(await page.getByRole('button', { name: /^Remove / }).count()).toBeGreaterThan(0)
     expect(await checkPage(page, 'desk-plan')).toEqual([])
   })
 

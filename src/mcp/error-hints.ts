@@ -49,6 +49,9 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   plan_not_found: 'unknown or out-of-scope planId; refdesk_plan_assignments makes a plan',
   plan_already_published: 'this plan is published; make a new one with refdesk_plan_assignments',
   plan_in_progress: 'a plan for this league is being made: wait for it, then call again',
+  plan_changed: 'another edit of this plan came first: read it again with refdesk_get_plan',
+  invalid_positionIds: 'name positions of the plan’s proposals (refdesk_get_plan), or omit positionIds',
+  withdrew: 'the official gave this game back: pick another official, see refdesk_suggest_officials',
   plan_too_large: 'too many open positions × officials for one plan: plan a shorter window (from, to)',
   endpoint_limit_reached:
     'this source has as many webhook endpoints as it may: delete one (refdesk_delete_webhook) first',

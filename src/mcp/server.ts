@@ -47,7 +47,7 @@ const { version } = JSON.parse(readFileSync(new URL('../../package.json', import
 
 const guarded = TOOLS.filter((spec) => spec.preview).map((spec) => spec.name)
 
-export const INSTRUCTIONS = `RefDesk schedules sports officials. Each of the ${TOOLS.length} tools runs one Partner API v1 operation (the assignor’s three, which suggest officials, plan a window and publish the plan, one RefDesk extension each) with your API key’s scope: you see and change only your source’s leagues (and leagues granted to you); any other id answers exactly like a nonexistent one. Start with refdesk_list_leagues. Errors come back as {"error":"<code>"}; each tool’s description lists its codes and what to do about them. Destructive tools (${guarded.join(', ')}) change nothing unless called with confirm: true; without it they return a preview to show the user first.`
+export const INSTRUCTIONS = `RefDesk schedules sports officials. Each of the ${TOOLS.length} tools runs one Partner API v1 operation (the assignor’s four, which suggest officials, plan a window, read a plan again and publish it, one RefDesk extension each) with your API key’s scope: you see and change only your source’s leagues (and leagues granted to you); any other id answers exactly like a nonexistent one. Start with refdesk_list_leagues. Errors come back as {"error":"<code>"}; each tool’s description lists its codes and what to do about them. Destructive tools (${guarded.join(', ')}) change nothing unless called with confirm: true; without it they return a preview to show the user first.`
 
 // Path ids say which tool hands them out, so an agent knows where to look.
 const ID_HINTS: Record<string, string> = {

@@ -64,7 +64,7 @@ export interface Operation<
   paged?: G
   /**
    * A RefDesk extension: an additive operation beyond the spec's. The document marks it
-   * `x-refdesk-extension: true`; it has no MCP tool but the assignor's three (DESIGN).
+   * `x-refdesk-extension: true`; it has no MCP tool but the assignor's four (DESIGN).
    */
   extension?: true
   /** What the success response holds, for the document (a generic line otherwise). */

@@ -1,7 +1,13 @@
 // The assignor's operations (issue 26), RefDesk extensions: candidates for a position, plans as drafts,
 // publishing a plan. Each has an MCP tool (DESIGN "Extensions beyond the spec").
 import { z } from 'zod'
-import { createPlan, getPlan, listCandidates, publishPlan } from '../domain/plans/assignment-plans.js'
+import {
+  createPlan,
+  editPlan,
+  getPlan,
+  listCandidates,
+  publishPlan,
+} from '../domain/plans/assignment-plans.js'
 import { GameParams } from '../schemas/games.js'
 import { LeagueParams } from '../schemas/leagues.js'
 import {
@@ -9,8 +15,10 @@ import {
   Candidate,
   CandidatesQuery,
   CreatePlanBody,
+  EditPlanBody,
   PlanParams,
   PublishOutcome,
+  PublishPlanBody,
 } from '../schemas/plans.js'
 import { defineOperation } from './operation.js'
 
@@ -73,6 +81,37 @@ export const getPlanOperation = defineOperation({
   handle: (deps, { caller, params }) => getPlan(deps, caller, params.planId),
 })
 
+const editPlanOperation = defineOperation({
+  method: 'PATCH',
+  path: '/assignment-plans/{planId}',
+  operationId: 'editAssignmentPlan',
+  tags,
+  extension: true,
+  summary: 'Edit a draft plan: remove proposals, propose other officials (each checked against every rule)',
+  description:
+    'First `remove` (each a proposal’s position: it becomes unfilled with reason `removed`), then each `set` in order (a position of the plan, proposed or unfilled, and one of the league’s approved officials). Each `set` is checked against every conflict rule with the league’s settings (schedule_conflict, official_unavailable, daily_limit_reached, level_too_low), the official’s turnback of the game (withdrew) and their other proposals of the plan as if they held them (one position a game, the travel buffer, the daily limit): the first refusal answers its code and nothing changes. A published plan is not edited (409 plan_already_published); an edit that lost the race to another answers 409 plan_changed.',
+  responseDescription: 'The edited draft.',
+  params: PlanParams,
+  body: EditPlanBody,
+  requestExample: { remove: ['tz4a98xxat96iws9zmbrgj3a'], set: [{ positionId: 'pos_1', userId: 'usr_1' }] },
+  data: AssignmentPlan,
+  errors: [
+    'invalid_json',
+    'invalid_remove',
+    'invalid_set',
+    'plan_not_found',
+    'not_a_league_official',
+    'schedule_conflict',
+    'official_unavailable',
+    'daily_limit_reached',
+    'level_too_low',
+    'withdrew',
+    'plan_already_published',
+    'plan_changed',
+  ],
+  handle: (deps, { caller, params, body }) => editPlan(deps, caller, params.planId, body),
+})
+
 export const publishPlanOperation = defineOperation({
   method: 'POST',
   path: '/assignment-plans/{planId}/publish',
@@ -81,17 +120,19 @@ export const publishPlanOperation = defineOperation({
   extension: true,
   summary: 'Publish a draft plan: assign each proposal, skipping (never forcing) those no longer valid',
   description:
-    'Each proposal, soonest first, goes through the race-safe assign after the conflict rules are checked again: `assigned` lists the positions now held (each emits position.claimed), `skipped` the others with the error that stopped them (position_taken, position_not_open, game_started, not_a_league_official, schedule_conflict, …). A plan publishes once.',
+    'Each proposal (or only those `positionIds` names), soonest first, goes through the race-safe assign after the conflict rules are checked again: `assigned` lists the positions now held (each emits position.claimed), `skipped` the others with the error that stopped them (position_taken, position_not_open, game_started, not_a_league_official, schedule_conflict, …). A plan publishes once, also when only some of its proposals were named: the others are not assigned. The body is optional.',
   responseDescription: 'What was assigned and what was skipped, with why.',
   params: PlanParams,
+  body: PublishPlanBody,
   data: PublishOutcome,
-  errors: ['plan_not_found', 'plan_already_published'],
-  handle: (deps, { caller, params }) => publishPlan(deps, caller, params.planId),
+  errors: ['invalid_json', 'invalid_positionIds', 'plan_not_found', 'plan_already_published'],
+  handle: (deps, { caller, params, body }) => publishPlan(deps, caller, params.planId, body),
 })
 
 export const planOperations = [
   listCandidatesOperation,
   createPlanOperation,
   getPlanOperation,
+  editPlanOperation,
   publishPlanOperation,
 ]

@@ -3,6 +3,7 @@
 import type { ZodType } from 'zod'
 import { ApiError } from '../domain/core/errors.js'
 import { issueToError } from '../domain/core/parse.js'
+import { isOptionalBody } from '../schemas/common.js'
 
 /** The parts of a request, named as Fastify names them. */
 export type RequestPart = 'params' | 'body' | 'querystring' | 'headers'
@@ -17,6 +18,8 @@ export function check(
   part: string | undefined,
   data: unknown,
 ): { value: unknown; error?: undefined } | { error: ApiError } {
+  // Fastify hands a validator `null` for a request without a body.
+  if (part === 'body' && (data === undefined || data === null) && isOptionalBody(schema)) data = {}
   if (part === 'body' && !isPlainObject(data)) return { error: new ApiError('invalid_json') }
   const result = schema.safeParse(data)
   return result.success ? { value: result.data } : { error: issueToError(result.error.issues[0]) }

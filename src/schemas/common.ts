@@ -44,6 +44,16 @@ export const isStorableText = (value: string): boolean => !value.includes('\u000
 export const PathId = (notFound: string) =>
   z.string().max(MAX_LENGTH.id, { error: notFound }).refine(isStorableText, { error: notFound })
 
+const optionalBodies = new WeakSet<z.ZodType>()
+
+/** A request body a caller may leave out: no body at all reads as `{}` (a publish of every proposal). */
+export function optionalBody<T extends z.ZodType>(schema: T): T {
+  optionalBodies.add(schema)
+  return schema
+}
+
+export const isOptionalBody = (schema: z.ZodType): boolean => optionalBodies.has(schema)
+
 /**
  * A field beyond the Partner API v1 spec's model (a concept RefDesk added): `x-refdesk-extension: true` on
  * its schema in the OpenAPI document, so a partner's generator can tell it from the spec's own fields.

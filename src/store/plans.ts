@@ -15,6 +15,7 @@ export interface OpenSlotRow {
   ends_at: string
   location: string
   venue: string | null
+  sport: string
   latitude: number | null
   longitude: number | null
   /** 1 (or true) when the position is its game's lead: no position created before it is cancelled. */
@@ -31,6 +32,35 @@ export function listOpenSlots(
   leagueId: string,
   window: { from: string; to: string },
 ): Promise<OpenSlotRow[]> {
+  return slots(db)
+    .where('games.league_id', '=', leagueId)
+    .where('games.status', 'in', ['open', 'claimed'])
+    .where('positions.status', '=', 'open')
+    .where('games.starts_at', '>=', window.from)
+    .where('games.starts_at', '<', window.to)
+    .orderBy('games.starts_at')
+    .orderBy('games.seq')
+    .orderBy('positions.seq')
+    .execute()
+}
+
+/** The positions of a plan as slots, whatever their status now: what an edit of the plan checks. */
+export function listPlanSlots(
+  db: Kysely<Db>,
+  leagueId: string,
+  positionIds: readonly string[],
+): Promise<OpenSlotRow[]> {
+  if (positionIds.length === 0) return Promise.resolve([])
+  return slots(db)
+    .where('games.league_id', '=', leagueId)
+    .where('positions.id', 'in', positionIds)
+    .orderBy('games.starts_at')
+    .orderBy('games.seq')
+    .orderBy('positions.seq')
+    .execute()
+}
+
+function slots(db: Kysely<Db>) {
   return db
     .selectFrom('positions')
     .innerJoin('games', 'games.id', 'positions.game_id')
@@ -44,6 +74,7 @@ export function listOpenSlots(
       'games.ends_at',
       'games.location',
       'games.venue',
+      'games.sport',
       'games.latitude',
       'games.longitude',
       sql<number | boolean>`not exists (
@@ -53,15 +84,6 @@ export function listOpenSlots(
           and earlier.seq < positions.seq
       )`.as('is_lead'),
     ])
-    .where('games.league_id', '=', leagueId)
-    .where('games.status', 'in', ['open', 'claimed'])
-    .where('positions.status', '=', 'open')
-    .where('games.starts_at', '>=', window.from)
-    .where('games.starts_at', '<', window.to)
-    .orderBy('games.starts_at')
-    .orderBy('games.seq')
-    .orderBy('positions.seq')
-    .execute()
 }
 
 export interface PoolOfficialRow {
@@ -119,6 +141,26 @@ export async function pruneDrafts(db: Kysely<Db>, leagueId: string, kept: number
     .where('status', '=', 'draft')
     .where('seq', 'not in', newest)
     .execute()
+}
+
+/**
+ * A draft's new proposals, unfilled positions and stats, if it is still the draft `was` read (its
+ * proposals unchanged): false when a publish or another edit got there first.
+ */
+export async function updateDraft(
+  db: Kysely<Db>,
+  id: string,
+  was: string,
+  parts: { proposals: string; unfilled: string; stats: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('assignment_plans')
+    .set(parts)
+    .where('id', '=', id)
+    .where('status', '=', 'draft')
+    .where('proposals', '=', was)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
 }
 
 /** draft → published, once: false when another publish got there first. */

@@ -73,6 +73,7 @@ export const paths = {
   fillAutomatically: appPath('/organize/leagues/:leagueId/plans'),
   plan: appPath('/organize/plans/:planId'),
   publishPlan: appPath('/organize/plans/:planId/publish'),
+  removeFromPlan: appPath('/organize/plans/:planId/remove'),
   leagueOfficials: appPath('/organize/leagues/:leagueId/officials'),
   officialLevel: appPath('/organize/leagues/:leagueId/officials/:userId/level'),
   approveOfficial: appPath('/organize/leagues/:leagueId/officials/:userId/approve'),

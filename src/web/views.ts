@@ -137,6 +137,8 @@ export interface Views {
     positions: readonly BoardPosition[]
     more: boolean
     reasons: Readonly<Record<string, string>>
+    /** Fill automatically's default window: the coming weekend's local days. */
+    weekend: { from: string; to: string }
   }
   'organize-plan': LeagueTabs & {
     plan: AssignmentPlan

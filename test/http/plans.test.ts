@@ -261,6 +261,171 @@ describe('the assignor over REST', () => {
       expect(bob.userId).toBeTruthy()
     })
   })
+
+  describe('a reviewable, partial plan (issue 36 item 6)', () => {
+    it('proposals carry their game: time, place, venue, sport and the position’s label', async () => {
+      const { leagueId, partner } = await league_(t)
+      await official(partner, leagueId, 'Ann')
+      const g = await game(leagueId, at(10))
+      await t.deps.db.updateTable('games').set({ venue: 'North Park' }).where('id', '=', g.id).execute()
+      const plan = (await partner.post(`/leagues/${leagueId}/assignment-plans`, WINDOW)).body.data
+      expect(plan.proposals[0].game).toEqual({
+        startsAt: at(10),
+        location: `Field at ${at(10)}`,
+        venue: 'North Park',
+        sport: expect.any(String),
+        label: 'Official',
+      })
+      expect((await partner.get(`/assignment-plans/${plan.id}`)).body.data.proposals[0].game).toEqual(
+        plan.proposals[0].game,
+      )
+    })
+
+    it('publishes only the positions named; unknown ones are refused whole', async () => {
+      const { leagueId, partner } = await league_(t)
+      await official(partner, leagueId, 'Ann')
+      const g1 = await game(leagueId, at(10))
+      const g2 = await game(leagueId, at(14))
+      const plan = (await partner.post(`/leagues/${leagueId}/assignment-plans`, WINDOW)).body.data
+      expect(plan.proposals).toHaveLength(2)
+      const path = `/assignment-plans/${plan.id}/publish`
+      for (const body of [{ positionIds: ['nope'] }, { positionIds: [] }, { positionIds: 'x' }]) {
+        const refused = await partner.post(path, body)
+        expect(refused.status, JSON.stringify(body)).toBe(400)
+        expect(refused.body).toEqual({ error: 'invalid_positionIds' })
+      }
+      expect((await partner.get(`/assignment-plans/${plan.id}`)).body.data.status).toBe('draft')
+      const res = await partner.post(path, { positionIds: [g2.positionIds[0]] })
+      expect(res.body.data).toEqual({ assigned: [g2.positionIds[0]], skipped: [] })
+      const claimed = (await eventsOf(t.deps.db, leagueId)).filter((e) => e.event === 'position.claimed')
+      expect(claimed.map((e) => e.data.positionId)).toEqual([g2.positionIds[0]])
+      expect(g1.positionIds[0]).not.toBe(g2.positionIds[0])
+    })
+
+    it('edits a draft: removes, then sets an official each rule allows', async () => {
+      const { leagueId, partner } = await league_(t)
+      const ann = await official(partner, leagueId, 'Ann')
+      const bob = await official(partner, leagueId, 'Bob')
+      const g = await game(leagueId, at(10))
+      const plan = (await partner.post(`/leagues/${leagueId}/assignment-plans`, WINDOW)).body.data
+      const positionId = g.positionIds[0]!
+      const other = plan.proposals[0].userId === ann.userId ? bob : ann
+      const removed = await partner.patch(`/assignment-plans/${plan.id}`, { remove: [positionId] })
+      expect(removed.status).toBe(200)
+      expect(removed.body.data.proposals).toEqual([])
+      expect(removed.body.data.unfilled).toEqual([
+        {
+          gameId: g.id,
+          positionId,
+          startsAt: at(10),
+          label: 'Official',
+          reasons: [{ code: 'removed', count: 0, userIds: [] }],
+        },
+      ])
+      expect(removed.body.data.stats).toMatchObject({ filled: 0, leadsFilled: 0 })
+      const set = await partner.patch(`/assignment-plans/${plan.id}`, {
+        set: [{ positionId, userId: other.userId }],
+      })
+      expect(set.status).toBe(200)
+      expect(set.body.data.proposals).toMatchObject([
+        { positionId, userId: other.userId, name: other.name, game: { startsAt: at(10) } },
+      ])
+      expect(set.body.data.proposals[0].why).toMatch(/^Chosen by the organizer; distance unknown/)
+      expect(set.body.data.unfilled).toEqual([])
+      expect(set.body.data.stats).toMatchObject({ filled: 1, leadsFilled: 1 })
+      expect((await partner.get(`/assignment-plans/${plan.id}`)).body.data).toEqual(set.body.data)
+      const published = await partner.post(`/assignment-plans/${plan.id}/publish`)
+      expect(published.body.data).toEqual({ assigned: [positionId], skipped: [] })
+      const again = await partner.patch(`/assignment-plans/${plan.id}`, { remove: [positionId] })
+      expect(again.status).toBe(409)
+      expect(again.body).toEqual({ error: 'plan_already_published' })
+    })
+
+    it('refuses a set with the rule’s code and changes nothing', async () => {
+      const { leagueId, partner } = await league_(t)
+      const ann = await official(partner, leagueId, 'Ann')
+      const bob = await official(partner, leagueId, 'Bob')
+      // Bob holds a game at 09:00 (90 minutes): 10:00 is within the travel buffer.
+      await game(leagueId, at(9), [bob.userId])
+      const crew = await game(leagueId, at(10), [undefined, undefined])
+      const later = await game(leagueId, at(10, 2))
+      const plan = (await partner.post(`/leagues/${leagueId}/assignment-plans`, WINDOW)).body.data
+      const path = `/assignment-plans/${plan.id}`
+      const annHolds = plan.proposals.find((x: { userId: string }) => x.userId === ann.userId)
+      expect(crew.positionIds).toContain(annHolds.positionId)
+      const otherSeat = crew.positionIds.find((id) => id !== annHolds.positionId)!
+      const refused = async (body: unknown, status: number, code: string) => {
+        const res = await partner.patch(path, body)
+        expect(res.status, JSON.stringify(body)).toBe(status)
+        expect(res.body).toEqual({ error: code })
+      }
+      // One official, one position a game: Ann already has the crew's other seat in this plan.
+      await refused({ set: [{ positionId: otherSeat, userId: ann.userId }] }, 409, 'schedule_conflict')
+      // Bob's own game is within the buffer of the crew's.
+      await refused({ set: [{ positionId: otherSeat, userId: bob.userId }] }, 409, 'schedule_conflict')
+      // A level above Bob's.
+      await t.deps.db
+        .updateTable('positions')
+        .set({ min_level: 3 })
+        .where('id', '=', later.positionIds[0]!)
+        .execute()
+      await refused({ set: [{ positionId: later.positionIds[0], userId: bob.userId }] }, 409, 'level_too_low')
+      // The removal before a refused set is not kept either.
+      await refused(
+        { remove: [annHolds.positionId], set: [{ positionId: otherSeat, userId: bob.userId }] },
+        409,
+        'schedule_conflict',
+      )
+      await refused({ remove: ['nope'] }, 400, 'invalid_remove')
+      await refused({ set: [{ positionId: 'nope', userId: ann.userId }] }, 400, 'invalid_set')
+      await refused({ set: [{ positionId: otherSeat }] }, 400, 'invalid_set')
+      await refused({ set: [{ positionId: otherSeat, userId: 'nobody' }] }, 409, 'not_a_league_official')
+      expect((await partner.get(path)).body.data).toEqual(plan)
+    })
+
+    it('counts the official’s other proposals of the plan towards the daily limit', async () => {
+      const { leagueId, partner } = await league_(t)
+      expect((await partner.patch(`/leagues/${leagueId}`, { maxGamesPerDay: 1 })).status).toBe(200)
+      await official(partner, leagueId, 'Ann')
+      await official(partner, leagueId, 'Bob')
+      const morning = await game(leagueId, at(10))
+      const evening = await game(leagueId, at(16))
+      const plan = (await partner.post(`/leagues/${leagueId}/assignment-plans`, WINDOW)).body.data
+      const holder = plan.proposals.find(
+        (x: { positionId: string }) => x.positionId === morning.positionIds[0],
+      ).userId
+      const res = await partner.patch(`/assignment-plans/${plan.id}`, {
+        set: [{ positionId: evening.positionIds[0], userId: holder }],
+      })
+      expect(res.status).toBe(409)
+      expect(res.body).toEqual({ error: 'daily_limit_reached' })
+      // Without the morning proposal, the evening is theirs to take.
+      const moved = await partner.patch(`/assignment-plans/${plan.id}`, {
+        remove: [morning.positionIds[0]],
+        set: [{ positionId: evening.positionIds[0], userId: holder }],
+      })
+      expect(moved.status).toBe(200)
+      expect(moved.body.data.proposals.map((x: { userId: string }) => x.userId)).toEqual([holder])
+    })
+
+    it('never proposes by hand an official who gave the game back (withdrew)', async () => {
+      const { leagueId, partner } = await league_(t)
+      const ann = await official(partner, leagueId, 'Ann')
+      await official(partner, leagueId, 'Bob')
+      const g = await game(leagueId, at(10))
+      await t.deps.db
+        .insertInto('turnbacks')
+        .values({ id: 'tb1', game_id: g.id, user_id: ann.userId, kind: 'withdrew', created_at: at(0) })
+        .execute()
+      const plan = (await partner.post(`/leagues/${leagueId}/assignment-plans`, WINDOW)).body.data
+      expect(plan.proposals.map((x: { userId: string }) => x.userId)).not.toContain(ann.userId)
+      const res = await partner.patch(`/assignment-plans/${plan.id}`, {
+        set: [{ positionId: g.positionIds[0], userId: ann.userId }],
+      })
+      expect(res.status).toBe(409)
+      expect(res.body).toEqual({ error: 'withdrew' })
+    })
+  })
 })
 
 /** A partner and a league of its own. */

@@ -7,7 +7,7 @@ import { INSTRUCTIONS, TOOL_LIST, TOOLS } from '../../src/mcp/server.js'
 import { EXTENSION_OPERATIONS, OPERATIONS } from '../../src/operations/index.js'
 
 describe('the MCP tool catalog', () => {
-  it('has exactly one tool per spec operation, and the assignor’s three on extensions (DESIGN)', () => {
+  it('has exactly one tool per spec operation, and the assignor’s four on extensions (DESIGN)', () => {
     const count = (operation: (typeof OPERATIONS)[number]) =>
       TOOLS.filter((spec) => spec.operation === operation).length
     expect(OPERATIONS.filter((operation) => count(operation) !== 1).map((o) => o.operationId)).toEqual([])
@@ -15,9 +15,10 @@ describe('the MCP tool catalog', () => {
     expect(extensionTools.map((spec) => spec.name)).toEqual([
       'suggest_officials',
       'plan_assignments',
+      'get_plan',
       'publish_plan',
     ])
-    expect(TOOLS).toHaveLength(OPERATIONS.length + 3)
+    expect(TOOLS).toHaveLength(OPERATIONS.length + 4)
   })
 
   it("lists each operation's error codes, and only those, in its tool's description", () => {

@@ -49,11 +49,17 @@ describe.each(['in-memory', 'http'] as const)('the assignor’s MCP tools (%s)',
     expect(plan.proposals.map((x: { userId: string }) => x.userId).sort()).toEqual([...officials].sort())
     expect(plan.proposals[0].why).toEqual(expect.any(String))
     expect(plan).toEqual((await p.get(`/assignment-plans/${plan.id}`)).body.data)
+    // Each proposal says where and what is played; get_plan reads the plan again.
+    expect(plan.proposals[0].game).toMatchObject({ location: expect.any(String), sport: expect.any(String) })
+    const read = await mcp.call('get_plan', { planId: plan.id })
+    expect(read).toMatchObject({ isError: false, body: { data: plan } })
 
     const preview = await mcp.call('publish_plan', { planId: plan.id })
     expect(preview.isError).toBe(false)
     expect(preview.body.preview).toMatchObject({ planId: plan.id, wouldAssign: plan.proposals, unfilled: 0 })
     expect(preview.body.data).toBeUndefined()
+    const some = await mcp.call('publish_plan', { planId: plan.id, positionIds: ['nope'] })
+    expect(some).toMatchObject({ isError: true, body: { error: 'invalid_positionIds' } })
     expect((await p.get(`/assignment-plans/${plan.id}`)).body.data.status).toBe('draft')
 
     const published = await mcp.call('publish_plan', { planId: plan.id, confirm: true })

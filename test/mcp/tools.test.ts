@@ -30,6 +30,7 @@ const TOOL_NAMES = [
   'list_webhook_deliveries',
   'suggest_officials',
   'plan_assignments',
+  'get_plan',
   'publish_plan',
 ]
 const DESTRUCTIVE = [
@@ -57,7 +58,7 @@ describe.each(['in-memory', 'http'] as const)('MCP tools (%s)', (transport) => {
     return mcp
   }
 
-  it('lists the 23 tools with explicit annotations and object schemas', async () => {
+  it('lists the 24 tools with explicit annotations and object schemas', async () => {
     const p = await t.partner()
     const { tools } = await (await connect(p.key)).client.listTools()
     expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES.map((n) => `refdesk_${n}`).sort())

@@ -34,6 +34,7 @@ const EXTENSION_FIELDS = [
   'GameSummary.venue',
   'UnfilledReason.count',
   'UnfilledReason.userIds',
+  'PlanProposal.game',
   'updateGame body.durationMinutes',
   'upsertOfficial body.level',
   'upsertGames header.idempotency-key',
@@ -76,6 +77,7 @@ const EXTENSIONS = [
   'listCandidates',
   'createAssignmentPlan',
   'getAssignmentPlan',
+  'editAssignmentPlan',
   'publishAssignmentPlan',
 ]
 
@@ -110,13 +112,13 @@ describe('RefDesk extensions', () => {
     ).toEqual([])
   })
 
-  it('have no MCP tool but the assignor’s three: the server keeps the spec’s 20 and adds those', () => {
-    expect(TOOL_LIST).toHaveLength(23)
+  it('have no MCP tool but the assignor’s four: the server keeps the spec’s 20 and adds those', () => {
+    expect(TOOL_LIST).toHaveLength(24)
     expect(
       TOOLS.filter((spec) => EXTENSION_OPERATIONS.includes(spec.operation)).map(
         (spec) => spec.operation.operationId,
       ),
-    ).toEqual(['listCandidates', 'createAssignmentPlan', 'publishAssignmentPlan'])
+    ).toEqual(['listCandidates', 'createAssignmentPlan', 'getAssignmentPlan', 'publishAssignmentPlan'])
   })
 
   it('list their error codes, and the deliveries listing answers `{data}`, its next page in a Link header', () => {

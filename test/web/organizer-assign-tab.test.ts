@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { assignPosition, withdrawClaim } from '../../src/domain/assignments/assignments.js'
 import { CONSOLE_CALLER } from '../../src/domain/core/caller.js'
-import { listCandidates } from '../../src/domain/plans/assignment-plans.js'
+import { comingWeekend, listCandidates } from '../../src/domain/plans/assignment-plans.js'
+import { weekdayOf } from '../../src/time.js'
 import { eventsOf, seedGame, seedLeague, seedMembership, seedUser, uniqueEmail } from '../helpers/fixtures.js'
 import { useWebApp } from './browser-like.js'
 
@@ -66,10 +67,30 @@ describe("the organizer's Assign tab", () => {
     const draft = await olga.get(planUrl)
     expect(draft.body).toContain('Draft plan')
     expect(draft.body).toContain('<strong>Sam Reed</strong> · Referee')
-    expect(draft.body).toContain('>Publish</button>')
+    expect(draft.body).toContain('>Publish selected</button>')
+    // Grouped by game: the card names the game's place, its crew under it.
+    const { location } = await db
+      .selectFrom('games')
+      .select('location')
+      .where('id', '=', game.id)
+      .executeTakeFirstOrThrow()
+    expect(draft.body).toMatch(new RegExp(`>${location}</a></div>\\s*<ul class="crew">`))
+    expect(draft.body).toContain(`name="positionId" value="${game.positionIds[0]}" checked`)
     expect(await eventsOf(db, metro)).toEqual([])
-    const published = await olga.post(`${planUrl}/publish`)
-    expect(published.location).toBe(`${planUrl}?notice=published`)
+    // Nothing ticked publishes nothing, and the plan stays a draft.
+    expect((await olga.post(`${planUrl}/publish`)).location).toBe(`${planUrl}?notice=none_selected`)
+    expect((await olga.get(planUrl)).body).toContain('Draft plan')
+    // Remove leaves the position open in the draft; a fresh plan proposes it again.
+    const removed = await olga.post(`${planUrl}/remove`, { remove: game.positionIds[0]! })
+    expect(removed.location).toBe(`${planUrl}?notice=removed`)
+    const edited = await olga.get(planUrl)
+    expect(edited.body).not.toContain('<strong>Sam Reed</strong>')
+    expect(edited.body).toContain('Removed from this plan.')
+    expect(await eventsOf(db, metro)).toEqual([])
+    const again = (await olga.post(`/app/organize/leagues/${metro}/plans`)).location!
+    await olga.get(again)
+    const published = await olga.post(`${again}/publish`, { positionId: game.positionIds[0]! })
+    expect(published.location).toBe(`${again}?notice=published`)
     const events = await eventsOf(db, metro)
     expect(events.map((e) => [e.event, e.data.positionId, e.data.official.id])).toEqual([
       ['position.claimed', game.positionIds[0], sam],
@@ -77,8 +98,32 @@ describe("the organizer's Assign tab", () => {
     const after = await olga.get(published.location!)
     expect(after.body).toContain('Published plan')
     expect(after.body).toContain('1 assigned')
-    const twice = await olga.post(`${planUrl}/publish`)
-    expect(twice.location).toBe(`${planUrl}?notice=already_published`)
+    const twice = await olga.post(`${again}/publish`, { positionId: game.positionIds[0]! })
+    expect(twice.location).toBe(`${again}?notice=already_published`)
+  })
+
+  it('fills the window chosen: the coming weekend by default, in the league’s zone', async () => {
+    const { olgaEmail, metro } = await world()
+    const olga = await t.signIn(olgaEmail)
+    const page = await olga.get(`/app/organize/leagues/${metro}/assign`)
+    const weekend = comingWeekend(t.now.getTime(), 'UTC')
+    expect(weekendDays(weekend)).toEqual([6, 7])
+    expect(page.body).toContain(`name="from" value="${weekend.from}"`)
+    expect(page.body).toContain(`name="to" value="${weekend.to}"`)
+    const planned = await olga.post(`/app/organize/leagues/${metro}/plans`, weekend)
+    const plan = (await olga.get(planned.location!)).body
+    expect(plan).toContain('Draft plan')
+    const refused = await olga.post(`/app/organize/leagues/${metro}/plans`, { from: 'soon', to: weekend.to })
+    expect(refused.location).toBe(`/app/organize/leagues/${metro}/assign?notice=invalid_window`)
+  })
+
+  it('counts a Sunday as this weekend, and a Saturday as its own first day', () => {
+    const zone = 'America/New_York'
+    // Sunday 3 May 2026, 23:30 in New York (04:30 UTC on Monday).
+    expect(comingWeekend(Date.UTC(2026, 4, 4, 3, 30), zone)).toEqual({ from: '2026-05-02', to: '2026-05-03' })
+    // Wednesday 6 May 2026.
+    expect(comingWeekend(Date.UTC(2026, 4, 6, 12), zone)).toEqual({ from: '2026-05-09', to: '2026-05-10' })
+    expect(comingWeekend(Date.UTC(2026, 4, 9, 12), zone)).toEqual({ from: '2026-05-09', to: '2026-05-10' })
   })
 
   it('remembers a turnback: marked, never proposed again by candidates or a plan, still assignable by hand', async () => {
@@ -121,3 +166,5 @@ describe("the organizer's Assign tab", () => {
     expect(await eventsOf(db, metro)).toEqual([])
   })
 })
+
+const weekendDays = (w: { from: string; to: string }) => [weekdayOf(w.from), weekdayOf(w.to)]

@@ -59,6 +59,10 @@ export const ERROR_STATUS = {
   // The plan window of the assignor (issue 26) and the blackouts of availability (issue 24).
   invalid_from: 400,
   invalid_to: 400,
+  // Issue 36 item 6: positions a plan's publish or edit names that the plan does not hold.
+  invalid_positionIds: 400,
+  invalid_remove: 400,
+  invalid_set: 400,
   invalid_dayOfWeek: 400,
   // A busy calendar's address the outbound guard refuses, or a feed that cannot be read as iCalendar.
   calendar_address_refused: 400,
@@ -112,6 +116,10 @@ export const ERROR_STATUS = {
   plan_already_published: 409,
   plan_in_progress: 409,
   plan_too_large: 409,
+  // An edit of a draft lost the race to another edit of it: read the plan again.
+  plan_changed: 409,
+  // An edit of a plan proposing an official for a game they gave back (DESIGN "Turnbacks are remembered").
+  withdrew: 409,
   schedule_conflict: 409,
   official_unavailable: 409,
   daily_limit_reached: 409,

@@ -1,7 +1,16 @@
 // The assignor (issue 26, docs/assignor.md): candidates for a position, plans written as drafts, and
 // publishing a plan through the race-safe claim, proposal by proposal, skipping what changed meanwhile.
 import type { Kysely } from 'kysely'
-import type { AssignmentPlan, Candidate, CreatePlanInput, PublishOutcome } from '../../schemas/plans.js'
+import type {
+  AssignmentPlan,
+  Candidate,
+  CreatePlanInput,
+  EditPlanInput,
+  PlanProposal,
+  PlanUnfilled,
+  PublishOutcome,
+  PublishPlanInput,
+} from '../../schemas/plans.js'
 import * as plans from '../../store/plans.js'
 import * as positions from '../../store/positions.js'
 import type { Db, LeagueRow } from '../../store/tables.js'
@@ -15,7 +24,7 @@ import type { Caller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
 import { ApiError, fail } from '../core/errors.js'
 import * as leagues from '../../store/leagues.js'
-import { explainPlan, rankCost } from './plan-explain.js'
+import { chosenWhy, explainPlan, gameOf, rankCost } from './plan-explain.js'
 import { ruleSettings } from '../availability/conflicts.js'
 import {
   distanceKm,
@@ -31,7 +40,7 @@ import {
   type SlotFact,
   type WindowFacts,
 } from './plan-window.js'
-import { DAY_MS, iso } from '../../time.js'
+import { DAY_MS, dayAt, dayStart, isDay, iso, nextDay, weekdayOf } from '../../time.js'
 
 const DEFAULT_WINDOW_DAYS = 14
 const MAX_WINDOW_DAYS = 31
@@ -155,6 +164,35 @@ export async function createPlan(
   }
 }
 
+/**
+ * The app's Fill automatically: a plan of the league's local days `from` to `to`, both included, each
+ * a `YYYY-MM-DD` (refused with invalid_from / invalid_to otherwise).
+ */
+export async function createPlanForDays(
+  deps: Deps,
+  caller: Caller,
+  leagueId: string,
+  days: { from: string; to: string },
+): Promise<AssignmentPlan> {
+  const league = await requireLeague(deps.db, caller, leagueId)
+  if (!isDay(days.from)) fail('invalid_from')
+  if (!isDay(days.to)) fail('invalid_to')
+  const zone = ruleSettings(league).timeZone
+  const window = { from: dayStart(days.from, zone), to: dayStart(nextDay(days.to), zone) }
+  return createPlan(deps, caller, leagueId, window)
+}
+
+/**
+ * The weekend not yet over in the zone: the coming Saturday and Sunday, or this one while it lasts
+ * (on a Sunday, yesterday and today: games that have started are never planned).
+ */
+export function comingWeekend(now: number, timeZone: string): { from: string; to: string } {
+  let day = dayAt(now, timeZone)
+  if (weekdayOf(day) === 7) day = iso(Date.parse(`${day}T00:00:00.000Z`) - DAY_MS).slice(0, 10)
+  while (weekdayOf(day) !== 6) day = nextDay(day)
+  return { from: day, to: nextDay(day) }
+}
+
 async function makePlan(
   deps: Deps,
   caller: Caller,
@@ -237,23 +275,56 @@ async function requirePlan(db: Kysely<Db>, caller: Caller, planId: string) {
 }
 
 export async function getPlan(deps: Deps, caller: Caller, planId: string): Promise<AssignmentPlan> {
-  return toPlan((await requirePlan(deps.db, caller, planId)).row)
+  const { row, league } = await requirePlan(deps.db, caller, planId)
+  return withGames(deps.db, league, toPlan(row))
+}
+
+/** A plan stored before proposals carried their game gets it from the games as they are now. */
+async function withGames(db: Kysely<Db>, league: LeagueRow, plan: AssignmentPlan): Promise<AssignmentPlan> {
+  const missing = plan.proposals.filter((p) => (p as Partial<PlanProposal>).game === undefined)
+  if (missing.length === 0) return plan
+  const rules = ruleSettings(league)
+  const found = await plans.listPlanSlots(
+    db,
+    league.id,
+    missing.map((p) => p.positionId),
+  )
+  const slots = new Map(found.map((row) => [row.position_id, slotFact(row, rules)]))
+  const proposals = plan.proposals.map((p) => {
+    if ((p as Partial<PlanProposal>).game !== undefined) return p
+    const slot = slots.get(p.positionId)
+    const game = slot
+      ? gameOf(slot)
+      : { startsAt: p.startsAt, location: '', venue: null, sport: '', label: p.label }
+    return { ...p, game }
+  })
+  return { ...plan, proposals }
 }
 
 /**
- * Publishes a draft once: each proposal, soonest first, through the race-safe claim in its own
- * transaction, where the conflict rules are checked again against what the official holds now. A
- * proposal that is no longer valid (taken, closed, started, now in conflict) is skipped with its code,
- * never forced.
+ * Publishes a draft once: each proposal (or only those `positionIds` names), soonest first, through the
+ * race-safe claim in its own transaction, where the conflict rules are checked again against what the
+ * official holds now. A proposal that is no longer valid (taken, closed, started, now in conflict) is
+ * skipped with its code, never forced. The plan is published either way: the proposals not named stay
+ * unassigned, and a new plan proposes for their positions again (docs/decisions.md).
  */
-export async function publishPlan(deps: Deps, caller: Caller, planId: string): Promise<PublishOutcome> {
+export async function publishPlan(
+  deps: Deps,
+  caller: Caller,
+  planId: string,
+  input: PublishPlanInput = {},
+): Promise<PublishOutcome> {
   const { row, league } = await deps.db.transaction().execute(async (trx) => {
     const found = await requirePlan(trx, caller, planId)
+    const proposed = new Set(toPlan(found.row).proposals.map((p) => p.positionId))
+    if (input.positionIds?.some((id) => !proposed.has(id))) fail('invalid_positionIds')
     if (!(await plans.markPublished(trx, planId, isoNow(deps.clock)))) fail('plan_already_published')
     return found
   })
+  const chosen = input.positionIds && new Set(input.positionIds)
   const outcome: PublishOutcome = { assigned: [], skipped: [] }
   for (const proposal of toPlan(row).proposals) {
+    if (chosen && !chosen.has(proposal.positionId)) continue
     try {
       await publishProposal(deps, caller, league, proposal)
       outcome.assigned.push(proposal.positionId)
@@ -265,6 +336,110 @@ export async function publishPlan(deps: Deps, caller: Caller, planId: string): P
   await plans.setOutcome(deps.db, planId, JSON.stringify(outcome))
   return outcome
 }
+
+/**
+ * Edits a draft: the removals, then each `set` in order, checked as the solver's pairs are (every
+ * conflict rule with the league's settings, the official's turnback of the game) and against the
+ * official's other proposals of the plan as if they held them (one position a game, the travel buffer,
+ * the daily limit). The first refusal answers its code and nothing is changed. Publishing checks every
+ * proposal again against what is held then.
+ */
+export async function editPlan(
+  deps: Deps,
+  caller: Caller,
+  planId: string,
+  input: EditPlanInput,
+): Promise<AssignmentPlan> {
+  const { row, league } = await requirePlan(deps.db, caller, planId)
+  if (row.status !== 'draft') fail('plan_already_published')
+  const plan = toPlan(row)
+  const proposals = new Map(plan.proposals.map((p) => [p.positionId, p]))
+  const unfilled = new Map(plan.unfilled.map((u) => [u.positionId, u]))
+  const remove = input.remove ?? []
+  const set = input.set ?? []
+  if (remove.some((id) => !proposals.has(id))) fail('invalid_remove')
+  const setIds = set.map((s) => s.positionId)
+  if (setIds.some((id) => !proposals.has(id) && !unfilled.has(id)) || new Set(setIds).size < setIds.length)
+    fail('invalid_set')
+  const rules = ruleSettings(league)
+  const rows = await plans.listPlanSlots(deps.db, league.id, [...proposals.keys(), ...unfilled.keys()])
+  const slots = new Map(rows.map((r) => [r.position_id, slotFact(r, rules)]))
+  const order = new Map(rows.map((r, i) => [r.position_id, i]))
+  if (setIds.some((id) => !slots.has(id))) fail('invalid_set')
+  const pool = await plans.listPool(deps.db, league.id)
+  const officials = new Map(pool.map((o) => [o.user_id, o]))
+  if (set.some((s) => !officials.has(s.userId))) fail('not_a_league_official')
+  const facts = await loadFacts(deps.db, league, [...slots.values()], rules, pool)
+  const span = { from: Date.parse(plan.from), to: Date.parse(plan.to) }
+
+  for (const positionId of remove) {
+    const was = proposals.get(positionId)!
+    proposals.delete(positionId)
+    const reasons = [{ code: 'removed', count: 0, userIds: [] }]
+    unfilled.set(positionId, { ...pick(was), reasons })
+  }
+  for (const { positionId, userId } of set) {
+    const slot = slots.get(positionId)!
+    const official = facts.officials.find((o) => o.userId === userId)!
+    // The official's other proposals of the plan, as if they held them already.
+    const planned: SlotFact[] = [...proposals.values()]
+      .filter((p) => p.userId === userId && p.positionId !== positionId)
+      .flatMap((p) => slots.get(p.positionId) ?? [])
+    const held = [...(facts.held.get(official.email) ?? []), ...planned]
+    const reason = pairReasons({ ...facts, held: new Map([[official.email, held]]) }, slot, official)[0]
+    if (reason) fail(reason)
+    const eligible = facts.officials.filter((o) => pairReasons(facts, slot, o).length === 0).length
+    const terms = {
+      levelMargin: levelMargin(slot, official),
+      distanceKm: distanceKm(official.home, slot.point),
+      gamesHeld: gamesHeldIn(facts, official, span).length,
+      gamesPlanned: planned.filter((p) => p.start >= span.from && p.start < span.to).length + 1,
+      eligibleOfficials: eligible,
+      onlyEligible: eligible === 1,
+    }
+    unfilled.delete(positionId)
+    proposals.set(positionId, {
+      gameId: slot.gameId,
+      positionId,
+      userId,
+      name: official.name,
+      startsAt: slot.startsAt,
+      label: slot.label,
+      game: gameOf(slot),
+      why: chosenWhy(terms),
+      terms,
+    })
+  }
+
+  const byOrder = (a: { positionId: string }, b: { positionId: string }) =>
+    (order.get(a.positionId) ?? -1) - (order.get(b.positionId) ?? -1)
+  const edited = {
+    proposals: [...proposals.values()].sort(byOrder),
+    unfilled: [...unfilled.values()].sort(byOrder),
+    stats: {
+      ...plan.stats,
+      filled: proposals.size,
+      leadsFilled: [...proposals.keys()].filter((id) => slots.get(id)?.lead).length,
+    },
+  }
+  const parts = {
+    proposals: JSON.stringify(edited.proposals),
+    unfilled: JSON.stringify(edited.unfilled),
+    stats: JSON.stringify(edited.stats),
+  }
+  if (!(await plans.updateDraft(deps.db, planId, row.proposals, parts))) {
+    const now = await plans.findPlan(deps.db, planId)
+    fail(now?.status === 'published' ? 'plan_already_published' : 'plan_changed')
+  }
+  return withGames(deps.db, league, toPlan({ ...row, ...parts }))
+}
+
+const pick = (p: PlanProposal): Omit<PlanUnfilled, 'reasons'> => ({
+  gameId: p.gameId,
+  positionId: p.positionId,
+  startsAt: p.startsAt,
+  label: p.label,
+})
 
 async function publishProposal(
   deps: Deps,

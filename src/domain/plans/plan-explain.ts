@@ -9,7 +9,7 @@ import {
   type Plan,
   type ProposalTerms,
 } from '../assignor/index.js'
-import { pairReasons, type WindowFacts } from './plan-window.js'
+import { pairReasons, type SlotFact, type WindowFacts } from './plan-window.js'
 
 /** The solver's cost of one pair for an official holding `gamesHeld`: how candidates are ranked. */
 export function rankCost(levelMargin: number, distanceKm: number | null, gamesHeld: number): number {
@@ -25,12 +25,21 @@ const ordinal = (n: number): string => {
 
 /** The deciding terms, most decisive first. */
 function why(terms: ProposalTerms): string {
-  const parts: string[] = []
-  parts.push(
+  return sentence([
     terms.onlyEligible
       ? 'the only eligible official'
       : `best of ${terms.eligibleOfficials} eligible officials`,
-  )
+    ...termsInWords(terms),
+  ])
+}
+
+/** A proposal the organizer chose in an edit of the plan: their choice first, then the same terms. */
+export function chosenWhy(terms: ProposalTerms): string {
+  return sentence(['chosen by the organizer', ...termsInWords(terms)])
+}
+
+function termsInWords(terms: ProposalTerms): string[] {
+  const parts: string[] = []
   if (terms.levelMargin > 0) parts.push(`level ${terms.levelMargin} above the minimum`)
   parts.push(terms.distanceKm === null ? 'distance unknown' : `${terms.distanceKm} km from home`)
   const nth = terms.gamesHeld + terms.gamesPlanned
@@ -39,6 +48,10 @@ function why(terms: ProposalTerms): string {
       ? `their ${ordinal(terms.gamesPlanned)} planned game in the window`
       : `their ${ordinal(nth)} game in the window (${terms.gamesHeld} held before)`,
   )
+  return parts
+}
+
+function sentence(parts: string[]): string {
   const text = parts.join('; ')
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
@@ -62,6 +75,15 @@ function unfilledReasons(facts: WindowFacts, slotIndex: number): PlanUnfilled['r
     byCode.set('no_officials', { code: 'no_officials', count: 0, userIds: [] })
   return [...byCode.values()]
 }
+
+/** Where and when a proposal's position is played, so a reviewer needs no second read. */
+export const gameOf = (slot: SlotFact): PlanProposal['game'] => ({
+  startsAt: slot.startsAt,
+  location: slot.location,
+  venue: slot.venue,
+  sport: slot.sport,
+  label: slot.label,
+})
 
 /** Pairs explained between two turns of the event loop (as plan-window.ts judges them): a few ms. */
 const EXPLAIN_CHUNK = 2048
@@ -89,6 +111,7 @@ export async function explainPlan(
       name: names.get(p.officialKey) ?? '',
       startsAt: slot.startsAt,
       label: slot.label,
+      game: gameOf(slot),
       why: why(p.terms),
       terms: p.terms,
     }

@@ -33,6 +33,9 @@ export interface SlotFact extends Target {
   readonly lead: boolean
   readonly label: string
   readonly startsAt: string
+  readonly location: string
+  readonly venue: string | null
+  readonly sport: string
   readonly point: Point | null
 }
 
@@ -92,6 +95,7 @@ export interface SlotRow {
   readonly ends_at: string
   readonly location: string
   readonly venue: string | null
+  readonly sport: string
   readonly latitude: number | null
   readonly longitude: number | null
   /** Absent: not known to be the lead (a candidates' lookup, which does not weigh it). */
@@ -105,6 +109,9 @@ export function slotFact(row: SlotRow, rules: RuleSettings): SlotFact {
     lead: Boolean(row.is_lead),
     label: row.label,
     startsAt: row.starts_at,
+    location: row.location,
+    venue: row.venue,
+    sport: row.sport,
     minLevel: row.min_level,
     point: pointOf(row.latitude, row.longitude),
   }

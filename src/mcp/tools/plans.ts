@@ -1,5 +1,5 @@
 // The assignor's tools (issue 26): what an agent needs to staff a game day. Suggest officials for one
-// position, plan a window as a draft, publish it after showing the user the preview.
+// position, plan a window as a draft, read it again, publish it after showing the user the preview.
 import { z } from 'zod'
 import {
   createPlanOperation,
@@ -38,10 +38,18 @@ export const planTools: ToolSpec[] = [
     operation: createPlanOperation,
   },
   {
+    name: 'get_plan',
+    title: 'Read an assignment plan again',
+    description:
+      'Reads a plan made by refdesk_plan_assignments: its proposals (each with its game’s time, place, venue, sport and the position’s label, and `why`), the positions left open with the rules that excluded whom, its stats, and once published what was assigned and skipped. Use it to show the user a plan again before refdesk_publish_plan, or to see how a publish went. Needs planId.',
+    annotations: READ,
+    operation: getPlanOperation,
+  },
+  {
     name: 'publish_plan',
     title: 'Publish an assignment plan',
     description: [
-      'Assigns every proposal of a draft plan (from refdesk_plan_assignments), soonest first, each through the race-safe assign: a proposal no longer valid (position taken meanwhile, official now in conflict, game started) is skipped with its error, never forced. A plan publishes once.',
+      'Assigns every proposal of a draft plan (from refdesk_plan_assignments), or only those whose positions positionIds names, soonest first, each through the race-safe assign: a proposal no longer valid (position taken meanwhile, official now in conflict, game started) is skipped with its error, never forced. A plan publishes once, also when positionIds named only some of its proposals (the others are not assigned).',
       'Without confirm: true nothing changes and the result is a preview listing what would be assigned. Show it to the user, then repeat with confirm: true.',
     ].join('\n'),
     annotations: DESTRUCTIVE,
@@ -54,12 +62,15 @@ export const planTools: ToolSpec[] = [
           params: { planId: segment(args.planId) },
         })
         if (plan.status !== 'draft') refuse('plan_already_published')
+        const chosen = Array.isArray(args.positionIds) ? new Set(args.positionIds as string[]) : null
+        if (chosen && [...chosen].some((id) => !plan.proposals.some((p) => p.positionId === id)))
+          refuse('invalid_positionIds')
         return {
           planId: plan.id,
           leagueId: plan.leagueId,
           from: plan.from,
           to: plan.to,
-          wouldAssign: plan.proposals,
+          wouldAssign: chosen ? plan.proposals.filter((p) => chosen.has(p.positionId)) : plan.proposals,
           unfilled: plan.unfilled.length,
           next: NEXT_STEP,
         }

@@ -24,6 +24,9 @@ function facts(positions: number, officials: number): WindowFacts {
     start: START + i * 2 * HOUR,
     end: START + i * 2 * HOUR + HOUR,
     startsAt: new Date(START + i * 2 * HOUR).toISOString(),
+    location: 'Field',
+    venue: null,
+    sport: 'soccer',
     day: '2030-05-01',
     site: null,
     // Nobody qualifies: every position stays open and is explained.
