@@ -1,13 +1,8 @@
 // The assignor's operations (issue 26), RefDesk extensions: candidates for a position, plans as drafts,
 // publishing a plan. Each has an MCP tool (DESIGN "Extensions beyond the spec").
 import { z } from 'zod'
-import {
-  createPlan,
-  editPlan,
-  getPlan,
-  listCandidates,
-  publishPlan,
-} from '../domain/plans/assignment-plans.js'
+import { createPlan, editPlan, getPlan, publishPlan } from '../domain/plans/assignment-plans.js'
+import { listCandidates } from '../domain/plans/candidates.js'
 import { GameParams } from '../schemas/games.js'
 import { LeagueParams } from '../schemas/leagues.js'
 import {

@@ -59,7 +59,7 @@ describe('MCP over HTTP', () => {
     client.onerror = (error) => errors.push(error)
     try {
       await client.connect(transport)
-      expect((await client.listTools()).tools).toHaveLength(23)
+      expect((await client.listTools()).tools).toHaveLength(24)
       expect((await client.callTool({ name: 'refdesk_list_leagues', arguments: {} })).isError).toBeFalsy()
       // After initialize the client asks for a stream once; a 405 tells it there is none.
       await eventually(() => expect(gets).toEqual([405]))

@@ -39,7 +39,7 @@ describe('refdesk mcp --stdio', () => {
     const baseUrl = (await listen(t.app)).replace(/\/mcp$/, '')
     const { client, stderr } = await spawnClient(baseUrl, p.key)
     try {
-      expect((await client.listTools()).tools).toHaveLength(23)
+      expect((await client.listTools()).tools).toHaveLength(24)
       const created = (await client.callTool({
         name: 'refdesk_upsert_league',
         arguments: { name: 'Stdio league', externalId: 'S1' },

@@ -1,9 +1,8 @@
-// The assignor (issue 26, docs/assignor.md): candidates for a position, plans written as drafts, and
+// The assignor (issue 26, docs/assignor.md): plans written as drafts, edited, and
 // publishing a plan through the race-safe claim, proposal by proposal, skipping what changed meanwhile.
 import type { Kysely } from 'kysely'
 import type {
   AssignmentPlan,
-  Candidate,
   CreatePlanInput,
   EditPlanInput,
   PlanProposal,
@@ -12,7 +11,6 @@ import type {
   PublishPlanInput,
 } from '../../schemas/plans.js'
 import * as plans from '../../store/plans.js'
-import * as positions from '../../store/positions.js'
 import type { Db, LeagueRow } from '../../store/tables.js'
 import type { AssignmentPlanRow } from '../../store/app-tables.js'
 import * as users from '../../store/users.js'
@@ -23,8 +21,7 @@ import { planAssignments } from '../assignor/index.js'
 import type { Caller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
 import { ApiError, fail } from '../core/errors.js'
-import * as leagues from '../../store/leagues.js'
-import { chosenWhy, explainPlan, gameOf, rankCost } from './plan-explain.js'
+import { chosenWhy, explainPlan, gameOf } from './plan-explain.js'
 import { ruleSettings } from '../availability/conflicts.js'
 import {
   distanceKm,
@@ -33,19 +30,13 @@ import {
   loadFacts,
   pairReasons,
   slotFact,
-  ownFacts,
   toProblem,
-  type OfficialFact,
-  type PairReason,
   type SlotFact,
-  type WindowFacts,
 } from './plan-window.js'
 import { DAY_MS, dayAt, dayStart, isDay, iso, nextDay, weekdayOf } from '../../time.js'
 
 const DEFAULT_WINDOW_DAYS = 14
 const MAX_WINDOW_DAYS = 31
-/** Candidates' gamesInWindow counts this far either side of the game. */
-const CANDIDATE_WINDOW_MS = 7 * DAY_MS
 /**
  * The solver's budget for one plan. Past it the greedy plan answers with `optimal: false`; a weekend of
  * 1,000 positions takes about 5 s of CPU (docs/assignor.md), so a loaded machine still gets the optimum.
@@ -57,80 +48,6 @@ const PLAN_DEADLINE_MS = 20_000
  * plan_in_progress (docs/decisions.md). The solver threads are shared by all leagues (SOLVER_WORKERS).
  */
 const planning = new Set<string>()
-
-/** Officials for one position, eligible first, then cheapest as the plan would weigh them. */
-export async function listCandidates(
-  deps: Deps,
-  caller: Caller,
-  gameId: string,
-  positionId: string | undefined,
-): Promise<Candidate[]> {
-  const game = await requireGame(deps.db, caller, gameId)
-  const list = await positions.listPositions(deps.db, [game.id])
-  const position =
-    positionId === undefined
-      ? (list.find((p) => p.status === 'open') ?? list[0])
-      : list.find((p) => p.id === positionId)
-  if (!position) fail('position_not_found')
-  const league = (await leagues.findLeague(deps.db, game.league_id)) ?? fail('game_not_found')
-  const rules = ruleSettings(league)
-  const slot = slotFact(
-    {
-      ...game,
-      position_id: position.id,
-      game_id: game.id,
-      label: position.label,
-      min_level: position.min_level,
-    },
-    rules,
-  )
-  const facts = await loadFacts(deps.db, league, [slot], rules, undefined, CANDIDATE_WINDOW_MS)
-  const window = { from: slot.start - CANDIDATE_WINDOW_MS, to: slot.start + CANDIDATE_WINDOW_MS }
-  const rows = facts.officials.map((official) => {
-    const reasons = pairReasons(facts, slot, official)
-    const distance = distanceKm(official.home, slot.point)
-    const gamesInWindow = gamesHeldIn(facts, official, window).length
-    const cost = rankCost(levelMargin(slot, official), distance, gamesInWindow)
-    const candidate: Candidate = {
-      userId: official.userId,
-      name: official.name,
-      level: official.level,
-      eligible: reasons.length === 0,
-      reasons: toldReasons(caller, facts, slot, official, reasons),
-      gamesInWindow,
-      distanceKm: distance,
-    }
-    return { candidate, cost }
-  })
-  rows.sort(
-    (a, b) =>
-      Number(b.candidate.eligible) - Number(a.candidate.eligible) ||
-      a.cost - b.cost ||
-      a.candidate.name.localeCompare(b.candidate.name) ||
-      (a.candidate.userId < b.candidate.userId ? -1 : 1),
-  )
-  return rows.map((row) => row.candidate)
-}
-
-/**
- * The reasons a caller is told (DESIGN "Consent"): of a person who has not joined the league, only
- * `unconfirmed`; a partner learns what the league's own games and rules exclude, and what the person's
- * time elsewhere excludes only as one `unavailable`, so a game cannot be told from a blackout.
- */
-function toldReasons(
-  caller: Caller,
-  facts: WindowFacts,
-  slot: SlotFact,
-  official: OfficialFact,
-  reasons: readonly PairReason[],
-): string[] {
-  if (!official.joined) return ['unconfirmed']
-  if (caller.kind !== 'partner') return [...reasons]
-  const own = pairReasons(ownFacts(facts), slot, official)
-  const elsewhere = reasons.some((r) => !own.includes(r))
-  const time = own.filter((r) => r !== 'level_too_low')
-  return [...time, ...(elsewhere ? ['unavailable'] : []), ...own.filter((r) => r === 'level_too_low')]
-}
 
 function planWindow(input: CreatePlanInput, now: string): { from: string; to: string } {
   const from = input.from ?? now
