@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config'
 const DATABASE_FREE = [
   'test/architecture.test.ts',
   'test/clock.test.ts',
+  'test/time.test.ts',
   'test/config/**',
   'test/docs/**',
   'test/domain/assignor/**',

@@ -110,28 +110,18 @@ function offsetMinutes(zone: string | undefined): number | undefined {
   return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes)
 }
 
-const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/
+/** A date-time with no offset written: a wall time. */
+const WALL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?$/
 
 /**
  * A date-time as people type it (`YYYY-MM-DDTHH:MM`, seconds and fraction optional) read on the zone's wall
- * clock; one that carries its offset is the instant it names (`parseInstant`). Undefined when it is
- * neither; an impossible date (Feb 30) or hour is refused, never rolled over.
+ * clock; one that carries its offset is the instant it names. Either is checked as `parseInstant` checks
+ * it: an impossible date (Feb 30) or hour is refused, never rolled over.
  */
 export function instantOfWallTime(value: string, timeZone: string): string | undefined {
-  const match = WALL_TIME.exec(value)
-  if (!match) return isDay(value) ? undefined : parseInstant(value)
-  if (!isDay(value.slice(0, 10))) return undefined
-  const [y, mo, d, h, mi, s] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ]
-  if (h > 23 || mi > 59 || s > 59) return undefined
-  const wall = Date.UTC(y, mo - 1, d, h, mi, s, Number((match[7] ?? '0').padEnd(3, '0')))
-  return iso(wallToInstant(wall, timeZone))
+  if (!WALL_TIME.test(value)) return isDay(value) ? undefined : parseInstant(value)
+  const wall = parseInstant(`${value}Z`)
+  return wall === undefined ? undefined : iso(wallToInstant(Date.parse(wall), timeZone))
 }
 
 const formats = new Map<string, Intl.DateTimeFormat>()
