@@ -1,7 +1,8 @@
 // The organizer's payouts: the league's ledger (filtered by status, a page at a time) with its totals, Mark
 // paid one at a time or for a selection at once, Charge behind a page that says what it will do, Charge
 // selected, Select all (a link: the page works without script), totals per official, and the ledger as CSV.
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Person } from '../../domain/people/sessions.js'
 import { ApiError } from '../../domain/core/errors.js'
 import {
   exportLedger,
@@ -178,27 +179,57 @@ export function organizePayoutsRoutes(app: FastifyInstance, context: WebContext)
   )
 }
 
+/** What Mark selected paid and Charge selected say before they act. */
+const PAYMENT_BATCHES = {
+  mark_paid: {
+    verb: 'Mark paid',
+    done: 'marked paid',
+    effect:
+      'Each is recorded as paid offline today: its official is emailed, and partners’ systems receive payment.paid.',
+    action: paths.markSelectedPaid,
+  },
+  charge: {
+    verb: 'Charge',
+    done: 'charged',
+    effect:
+      'Each is charged to the league’s card through RefDesk now, one charge per payment, and its official is emailed once it is paid.',
+    action: paths.chargeSelected,
+  },
+} as const
+
+/** The first press of a payment batch: how many of the selection it applies to, and their sum. */
+async function confirmPayments(
+  { deps, sendPage }: WebContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  person: Person,
+  leagueId: string,
+  ids: readonly string[],
+  kind: keyof typeof PAYMENT_BATCHES,
+): Promise<FastifyReply> {
+  const { action, ...words } = PAYMENT_BATCHES[kind]
+  const preview = await previewPayments(deps, person, leagueId, ids, kind)
+  const league = await requireOrganizedLeague(deps.db, person, leagueId)
+  return sendBatchConfirmation(sendPage, request, reply, league, preview, {
+    ...words,
+    noun: { one: 'payment', many: 'payments' },
+    action: action.href({ leagueId }),
+    idField: 'paymentId',
+    listFields: {},
+    backHref: paths.payouts.href({ leagueId }),
+  })
+}
+
 /** Mark selected paid: every offline payment selected, in one transaction, once it is confirmed. */
-function markSelectedPaidRoute(app: FastifyInstance, { deps, sendPage }: WebContext): void {
+function markSelectedPaidRoute(app: FastifyInstance, context: WebContext): void {
+  const { deps } = context
   app.post(
     paths.markSelectedPaid.pattern,
     signedIn(async (request, reply, person) => {
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const ids = idList(request, 'paymentId')
       if (!confirmed(request) && ids.length > 0) {
-        const preview = await previewPayments(deps, person, leagueId, ids, 'mark_paid')
-        const league = await requireOrganizedLeague(deps.db, person, leagueId)
-        return sendBatchConfirmation(sendPage, request, reply, league, preview, {
-          verb: 'Mark paid',
-          noun: { one: 'payment', many: 'payments' },
-          done: 'marked paid',
-          effect:
-            'Each is recorded as paid offline today: its official is emailed, and partners’ systems receive payment.paid.',
-          action: paths.markSelectedPaid.href({ leagueId }),
-          idField: 'paymentId',
-          listFields: {},
-          backHref: paths.payouts.href({ leagueId }),
-        })
+        return confirmPayments(context, request, reply, person, leagueId, ids, 'mark_paid')
       }
       // Run with an empty selection too: the league is checked before the page says to select one.
       return act(reply, () => markPaymentsPaid(deps, person, leagueId, ids), {
@@ -211,26 +242,15 @@ function markSelectedPaidRoute(app: FastifyInstance, { deps, sendPage }: WebCont
 }
 
 /** Charge selected: each as Charge, then the ledger with what happened. */
-function chargeSelectedRoute(app: FastifyInstance, { deps, sendPage }: WebContext): void {
+function chargeSelectedRoute(app: FastifyInstance, context: WebContext): void {
+  const { deps } = context
   app.post(
     paths.chargeSelected.pattern,
     signedIn(async (request, reply, person) => {
       const leagueId = idParam(request, 'leagueId', 'league_not_found')
       const ids = idList(request, 'paymentId')
       if (!confirmed(request) && ids.length > 0) {
-        const preview = await previewPayments(deps, person, leagueId, ids, 'charge')
-        const league = await requireOrganizedLeague(deps.db, person, leagueId)
-        return sendBatchConfirmation(sendPage, request, reply, league, preview, {
-          verb: 'Charge',
-          noun: { one: 'payment', many: 'payments' },
-          done: 'charged',
-          effect:
-            'Each is charged to the league’s card through RefDesk now, one charge per payment, and its official is emailed once it is paid.',
-          action: paths.chargeSelected.href({ leagueId }),
-          idField: 'paymentId',
-          listFields: {},
-          backHref: paths.payouts.href({ leagueId }),
-        })
+        return confirmPayments(context, request, reply, person, leagueId, ids, 'charge')
       }
       const { charged, refused } = await chargeSelected(deps, person, leagueId, ids)
       const done = Object.fromEntries(CHARGE_STATUSES.map((status) => [status, charged[status] ?? 0]))
