@@ -132,4 +132,21 @@ describe('consent across leagues', () => {
     expect(plan.status).toBe(201)
     expect(plan.body.data.proposals.map((p: { userId: string }) => p.userId)).toEqual([inB.userId])
   })
+
+  it('a plan tells its partner one `unavailable` for a blackout or a game elsewhere, never which', async () => {
+    const { email, b, leagueA, leagueB } = await world()
+    await joinLeagueAs(t.deps, leagueB, email)
+    await joinLeagueAs(t.deps, leagueA, email)
+    await game(b, leagueB, '2030-05-01T18:30:00.000Z')
+    await game(b, leagueB, '2030-05-02T09:30:00.000Z')
+    const plan = await b.post(`/leagues/${leagueB}/assignment-plans`, {
+      from: '2030-05-01T00:00:00.000Z',
+      to: '2030-05-03T00:00:00.000Z',
+    })
+    expect(plan.status).toBe(201)
+    const codes = plan.body.data.unfilled.map((u: { reasons: { code: string }[] }) =>
+      u.reasons.map((r) => r.code),
+    )
+    expect(codes).toEqual([['unavailable'], ['unavailable']])
+  })
 })

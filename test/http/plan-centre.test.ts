@@ -91,6 +91,7 @@ describe('plans put the centre first and read travel by place', () => {
     const annEmail = (
       await t.deps.db.selectFrom('users').select('email').where('id', '=', ann).executeTakeFirstOrThrow()
     ).email
+    await joinLeagueAs(t.deps, leagueId, annEmail)
     // Back to back (10:00–11:30, 11:30–13:00): at one complex, on one field, and across town.
     const made = await games(p, leagueId, [
       { startsAt: '2030-06-01T10:00:00.000Z', location: 'Field 1', venue: 'Riverside' },
@@ -119,7 +120,6 @@ describe('plans put the centre first and read travel by place', () => {
     ])
     expect((await p.post(`/games/${next!.id}/assign`, { userId: ann })).status).toBe(200)
     // She has joined: towards her own league the rules' codes are shown (consent).
-    await joinLeagueAs(t.deps, leagueId, annEmail)
     const refused = await p.get(`/games/${away!.id}/candidates`)
     expect(refused.body.data[0]).toMatchObject({ userId: ann, reasons: ['schedule_conflict'] })
   })

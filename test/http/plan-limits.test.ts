@@ -21,7 +21,7 @@ describe('plans are bounded', () => {
     const userIds: string[] = []
     for (let i = 0; i < officials; i++) {
       const userId = await seedUser(t.deps.db, { name: `Official ${i}` })
-      await seedMembership(t.deps.db, leagueId, userId)
+      await seedMembership(t.deps.db, leagueId, userId, { joined: true })
       userIds.push(userId)
     }
     return { leagueId, userIds }

@@ -21,6 +21,7 @@ import { planAssignments } from '../assignor/index.js'
 import type { Caller } from '../core/caller.js'
 import type { Deps } from '../core/deps.js'
 import { ApiError, fail } from '../core/errors.js'
+import { tellerFor } from './candidates.js'
 import { chosenWhy, explainPlan, gameOf } from './plan-explain.js'
 import { ruleSettings } from '../availability/conflicts.js'
 import {
@@ -128,7 +129,7 @@ async function makePlan(
   const facts = await loadFacts(deps.db, league, slots, rules, pool)
   const span = { from: Date.parse(window.from), to: Date.parse(window.to) }
   const solved = await planAssignments(await toProblem(facts, span), { deadlineMs: PLAN_DEADLINE_MS })
-  const { proposals, unfilled } = await explainPlan(facts, solved)
+  const { proposals, unfilled } = await explainPlan(facts, solved, tellerFor(caller, facts))
   const row: Omit<AssignmentPlanRow, 'seq'> = {
     id: newId(),
     league_id: league.id,

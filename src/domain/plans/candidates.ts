@@ -17,9 +17,7 @@ import {
   ownFacts,
   pairReasons,
   slotFact,
-  type OfficialFact,
-  type PairReason,
-  type SlotFact,
+  type Teller,
   type WindowFacts,
 } from './plan-window.js'
 import { DAY_MS } from '../../time.js'
@@ -55,6 +53,7 @@ export async function listCandidates(
   )
   const facts = await loadFacts(deps.db, league, [slot], rules, undefined, CANDIDATE_WINDOW_MS)
   const window = { from: slot.start - CANDIDATE_WINDOW_MS, to: slot.start + CANDIDATE_WINDOW_MS }
+  const tell = tellerFor(caller, facts)
   const rows = facts.officials.map((official) => {
     const reasons = pairReasons(facts, slot, official)
     const distance = distanceKm(official.home, slot.point)
@@ -65,7 +64,7 @@ export async function listCandidates(
       name: official.name,
       level: official.level,
       eligible: reasons.length === 0,
-      reasons: toldReasons(caller, facts, slot, official, reasons),
+      reasons: tell(slot, official, reasons),
       gamesInWindow,
       distanceKm: distance,
     }
@@ -84,19 +83,18 @@ export async function listCandidates(
 /**
  * The reasons a caller is told (DESIGN "Consent"): of a person who has not joined the league, only
  * `unconfirmed`; a partner learns what the league's own games and rules exclude, and what the person's
- * time elsewhere excludes only as one `unavailable`, so a game cannot be told from a blackout.
+ * time elsewhere excludes only as one `unavailable`, so a game cannot be told from a blackout. The
+ * league's own facts are derived once for all the pairs told.
  */
-function toldReasons(
-  caller: Caller,
-  facts: WindowFacts,
-  slot: SlotFact,
-  official: OfficialFact,
-  reasons: readonly PairReason[],
-): string[] {
-  if (!official.joined) return ['unconfirmed']
-  if (caller.kind !== 'partner') return [...reasons]
-  const own = pairReasons(ownFacts(facts), slot, official)
-  const elsewhere = reasons.some((r) => !own.includes(r))
-  const time = own.filter((r) => r !== 'level_too_low')
-  return [...time, ...(elsewhere ? ['unavailable'] : []), ...own.filter((r) => r === 'level_too_low')]
+export function tellerFor(caller: Caller, facts: WindowFacts): Teller {
+  const own = caller.kind === 'partner' ? ownFacts(facts) : undefined
+  return (slot, official, reasons) => {
+    if (!official.joined) return ['unconfirmed']
+    if (!own) return [...reasons]
+    const ownReasons = pairReasons(own, slot, official)
+    const elsewhere = reasons.some((r) => !ownReasons.includes(r))
+    const time = ownReasons.filter((r) => r !== 'level_too_low')
+    const level = ownReasons.filter((r) => r === 'level_too_low')
+    return [...time, ...(elsewhere ? ['unavailable'] : []), ...level]
+  }
 }

@@ -9,7 +9,7 @@ import {
   type Plan,
   type ProposalTerms,
 } from '../assignor/index.js'
-import { pairReasons, type SlotFact, type WindowFacts } from './plan-window.js'
+import { pairReasons, type SlotFact, type Teller, type WindowFacts } from './plan-window.js'
 
 /** The solver's cost of one pair for an official holding `gamesHeld`: how candidates are ranked. */
 export function rankCost(levelMargin: number, distanceKm: number | null, gamesHeld: number): number {
@@ -61,11 +61,11 @@ function sentence(parts: string[]): string {
  * (pool order): one pass over the officials, constant work each, and an answer bounded per position
  * whatever the pool's size.
  */
-function unfilledReasons(facts: WindowFacts, slotIndex: number): PlanUnfilled['reasons'] {
+function unfilledReasons(facts: WindowFacts, slotIndex: number, tell: Teller): PlanUnfilled['reasons'] {
   const slot = facts.slots[slotIndex]!
   const byCode = new Map<string, { code: string; count: number; userIds: string[] }>()
   for (const official of facts.officials) {
-    const code = pairReasons(facts, slot, official)[0] ?? 'planned_elsewhere'
+    const code = tell(slot, official, pairReasons(facts, slot, official))[0] ?? 'planned_elsewhere'
     let reason = byCode.get(code)
     if (!reason) byCode.set(code, (reason = { code, count: 0, userIds: [] }))
     reason.count++
@@ -97,6 +97,8 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 export async function explainPlan(
   facts: WindowFacts,
   solved: Plan,
+  /** What the plan's maker may be told of each reason (candidates.ts `tellerFor`). */
+  tell: Teller,
 ): Promise<{ proposals: PlanProposal[]; unfilled: PlanUnfilled[] }> {
   const index = new Map(facts.slots.map((slot, i) => [slot.positionId, i]))
   const names = new Map(facts.officials.map((o) => [o.userId, o.name]))
@@ -131,7 +133,7 @@ export async function explainPlan(
       positionId: slot.positionId,
       startsAt: slot.startsAt,
       label: slot.label,
-      reasons: unfilledReasons(facts, i),
+      reasons: unfilledReasons(facts, i, tell),
     })
   }
   return { proposals: proposals.sort(byStart), unfilled: unfilled.sort(byStart) }

@@ -68,6 +68,9 @@ export interface WindowFacts {
 /** Why the assignor leaves an official out of a slot: a conflict rule, or their own turnback of the game. */
 export type PairReason = Refusal | TurnbackKind
 
+/** What a caller is told of the reasons that exclude an official from a slot (candidates.ts `tellerFor`). */
+export type Teller = (slot: SlotFact, official: OfficialFact, reasons: readonly PairReason[]) => string[]
+
 const pointOf = (latitude: number | null, longitude: number | null): Point | null =>
   latitude === null || longitude === null ? null : { latitude, longitude }
 

@@ -76,7 +76,8 @@ describe('making a plan leaves the event loop to others', () => {
     const problem = await toProblem(window, span)
     expect(await turnsDuring(() => toProblem(window, span))).toBeGreaterThanOrEqual(3)
     const plan = { proposals: [], unfilled: problem.slots.map((s) => s.key), stats: {} as never }
-    expect(await turnsDuring(() => explainPlan(window, plan))).toBeGreaterThanOrEqual(3)
+    const tell = (_slot: unknown, _official: unknown, reasons: readonly string[]) => [...reasons]
+    expect(await turnsDuring(() => explainPlan(window, plan, tell))).toBeGreaterThanOrEqual(3)
   })
 
   it(`solves at most ${SOLVER_WORKERS} plans at once; the others wait their turn and all answer`, async () => {
