@@ -790,7 +790,6 @@ describe('hostile inputs the fuzzer found', () => {
       'cancelGame',
       'deleteWebhook',
       'enableWebhook',
-      'publishAssignmentPlan',
       'removeOfficial',
       'removePosition',
       'retryWebhookDelivery',

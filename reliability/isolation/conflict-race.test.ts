@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { claimPosition } from '../../src/domain/assignments/assignments.js'
 import { ApiError } from '../../src/domain/core/errors.js'
 import type { TestApp } from '../../test/helpers/app.js'
-import { uniqueEmail } from '../../test/helpers/fixtures.js'
+import { joinLeagueAs, uniqueEmail } from '../../test/helpers/fixtures.js'
 import { buildReliabilityApp } from '../lib/app.js'
 import { recordFigure } from '../lib/figures.js'
 
@@ -34,6 +34,8 @@ describe('two claims for overlapping games of one person', () => {
       return { p, leagueId, userId: userId as string }
     }
     const sides = [await setUp(a), await setUp(b)] as const
+    // Consent: one league's games make the person busy in another only when they joined both.
+    for (const { leagueId } of sides) await joinLeagueAs(t.deps, leagueId, email)
     const outcomes: string[] = []
     let doubleBooked = 0
     for (let round = 0; round < ROUNDS; round += 1) {

@@ -526,6 +526,12 @@ describe('source isolation', () => {
           request: (i) => ({ method: 'POST', url: `/assignment-plans/${i.planId}/publish` }),
         },
       ],
+      editAssignmentPlan: [
+        {
+          name: 'path planId',
+          request: (i) => ({ method: 'PATCH', url: `/assignment-plans/${i.planId}`, body: { remove: [] } }),
+        },
+      ],
     }
 
     const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json()
@@ -682,6 +688,7 @@ describe('source isolation', () => {
         { name: 'planId preview', args: (i) => ({ planId: i.planId }) },
         { name: 'planId', args: (i) => ({ planId: i.planId, confirm: true }) },
       ],
+      get_plan: [{ name: 'planId', args: (i) => ({ planId: i.planId }) }],
     }
     const listed: string[] = (await mcpAsB('tools/list', {})).tools.map((tool: any) => tool.name)
     expect(listed.length).toBeGreaterThanOrEqual(20)

@@ -3,8 +3,11 @@
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js'
 import { debugLogger, rememberSecrets } from './logs.js'
 
-export async function buildReliabilityApp(name: string): Promise<TestApp> {
-  const t = await buildTestApp({ logger: debugLogger(name) })
+export async function buildReliabilityApp(
+  name: string,
+  options: Omit<Parameters<typeof buildTestApp>[0], 'logger'> = {},
+): Promise<TestApp> {
+  const t = await buildTestApp({ ...options, logger: debugLogger(name) })
   const partner = t.partner
   t.partner = async (options) => {
     const issued = await partner(options)

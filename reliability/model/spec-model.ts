@@ -121,6 +121,11 @@ export class SpecModel {
   readonly payments = new Map<string, ModelPayment>()
   /** Payment keys ever created, deleted ones included: their ids still answer payment_not_found. */
   readonly paymentKeys: string[] = []
+  /**
+   * Memberships their person joined (DESIGN "Consent"), as `user|league`: by the official's own claim there.
+   * A hold in another league counts towards a claim only when the person joined both leagues.
+   */
+  private readonly joined = new Set<string>()
   private seq = 0
 
   private next(): number {
@@ -385,6 +390,7 @@ export class SpecModel {
     for (const { game, position } of held) this.release(game, position)
     for (const game of new Set(held.map((h) => h.game))) this.refresh(game)
     league.officials.delete(userKey)
+    this.joined.delete(`${userKey}|${leagueKey}`)
     return ok(200, [
       {
         event: 'official.removed',
@@ -420,12 +426,18 @@ export class SpecModel {
     if (positionKey !== undefined) {
       position = game.positions.find((p) => p.key === positionKey)
       if (!position) return refuse(404, 'position_not_found')
+      // A cancelled game's kept claim is no race lost: the position is simply not open.
       if (!isOpen(position))
-        return refuse(409, position.status === 'claimed' ? 'position_taken' : 'position_not_open')
+        return refuse(
+          409,
+          position.status === 'claimed' && game.status !== 'cancelled'
+            ? 'position_taken'
+            : 'position_not_open',
+        )
     } else {
       position = game.positions.find(isOpen)
       if (!position)
-        return game.positions.some((p) => p.status === 'claimed')
+        return game.status !== 'cancelled' && game.positions.some((p) => p.status === 'claimed')
           ? refuse(409, 'position_taken')
           : refuse(409, 'no_open_position')
     }
@@ -434,6 +446,8 @@ export class SpecModel {
     if (game.positions.some((p) => p !== chosen && p.claim === ref.userKey))
       return refuse(409, 'schedule_conflict')
     if (byOfficial && this.holdsNear(ref.userKey, game)) return refuse(409, 'schedule_conflict')
+    // The official's own claim is their consent to the league; a refused one joins nothing.
+    if (byOfficial) this.joined.add(`${ref.userKey}|${game.league}`)
     position.status = 'claimed'
     position.claim = ref.userKey
     this.refresh(game)
@@ -453,6 +467,9 @@ export class SpecModel {
       return email === undefined || SpecModel.isPlaceholder(email) ? `user:${key}` : email
     }
     const who = person(userKey)
+    // The claim being judged joins its league, so the person's holds in the leagues they joined count too.
+    const counts = (g: ModelGame, holder: string) =>
+      g.league === target.league || this.joined.has(`${holder}|${g.league}`)
     // The target's time with the buffer that applies between it and the held game `g`.
     const near = (g: ModelGame) => {
       const start = Date.parse(target.startsAt)
@@ -465,6 +482,7 @@ export class SpecModel {
         game.status !== 'cancelled' &&
         position.claim !== null &&
         person(position.claim) === who &&
+        counts(game, position.claim) &&
         (game === target ||
           (Date.parse(game.startsAt) < near(game).end &&
             near(game).start < Date.parse(game.startsAt) + GAME_LENGTH_MS)),
